@@ -1,0 +1,207 @@
+// The only file that reads the environment (getenv). Every variable comes from config_table.def.
+#include "config/config.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+extern char **environ;
+
+namespace shoal {
+namespace cfg {
+namespace {
+
+std::string lower(std::string s) {
+  for (auto &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+bool parse_bool(const std::string &text, bool &out) {
+  const std::string t = lower(text);
+  if (t == "1" || t == "y" || t == "yes" || t == "true" || t == "on") return out = true, true;
+  if (t == "0" || t == "n" || t == "no" || t == "false" || t == "off") return out = false, true;
+  return false;
+}
+
+// The specification's "any value" variables: set means on, except the usual spellings of off.
+bool parse_presence(const std::string &text, bool &out) {
+  bool b = true;
+  out = parse_bool(text, b) ? b : true;
+  return true;
+}
+
+// A non-negative number, possibly fractional, with an optional k/m/g/t suffix (powers of 1024);
+// the size is rounded up. Characters after the suffix are ignored, as the specification says.
+bool parse_size(const std::string &text, std::size_t &out) {
+  const char *s = text.c_str();
+  while (std::isspace(static_cast<unsigned char>(*s))) ++s;
+  if (*s == '-' || *s == '\0') return false;
+  char *end = nullptr;
+  errno = 0;
+  const double number = std::strtod(s, &end);
+  if (end == s || errno != 0 || !std::isfinite(number) || number < 0) return false;
+  double factor = 1;
+  switch (std::tolower(static_cast<unsigned char>(*end))) {
+    case 'k': factor = 0x1p10; break;
+    case 'm': factor = 0x1p20; break;
+    case 'g': factor = 0x1p30; break;
+    case 't': factor = 0x1p40; break;
+    case '\0': break;
+    default:
+      if (!std::isspace(static_cast<unsigned char>(*end))) return false;
+  }
+  const double bytes = std::ceil(number * factor);
+  if (bytes >= 0x1p63) return false;
+  out = static_cast<std::size_t>(bytes);
+  return true;
+}
+
+bool parse_log_level(const std::string &text, log::Level &out) {
+  static const std::pair<const char *, log::Level> names[] = {
+      {"trace", log::Level::trace}, {"debug", log::Level::debug}, {"info", log::Level::info},
+      {"warn", log::Level::warn},   {"error", log::Level::error}};
+  for (const auto &[name, level] : names)
+    if (lower(text) == name) return out = level, true;
+  return false;
+}
+
+}  // namespace cfg
+
+namespace {
+
+struct Descriptor {
+  const char *key;
+  const char *default_text;
+  bool spec;  // also spelled SHMEM_KEY
+  const char *doc;
+};
+
+constexpr Descriptor kDescriptors[] = {
+#define SMA_CONFIG(_field, _key, _type, _parser, _def, _spelling, _doc) \
+  {#_key, _def, std::string_view(#_spelling) == "spec", _doc},
+#include "config/config_table.def"
+#undef SMA_CONFIG
+};
+
+const char *env(const std::string &name) { return std::getenv(name.c_str()); }
+
+// Finds the text for one row: SHMEM_KEY wins over SMA_KEY for spec variables.
+// Returns the variable name it came from, or "" when unset.
+std::string lookup(const Descriptor &d, std::string &value) {
+  const std::string sma = std::string("SMA_") + d.key;
+  const char *sma_value = env(sma);
+  if (d.spec) {
+    const std::string shmem = std::string("SHMEM_") + d.key;
+    if (const char *v = env(shmem)) {
+      if (sma_value && std::strcmp(sma_value, v) != 0)
+        SMA_LOG_WARN("config", "both {} and {} are set; using {}={}", shmem, sma, shmem, v);
+      value = v;
+      return shmem;
+    }
+  }
+  if (sma_value) {
+    value = sma_value;
+    return sma;
+  }
+  return "";
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+void warn_unknown_variables() {
+  for (char **e = environ; e && *e; ++e) {
+    const std::string_view entry(*e);
+    const std::string_view name = entry.substr(0, entry.find('='));
+    std::string_view key;
+    if (name.starts_with("SMA_")) key = name.substr(4);
+    else if (name.starts_with("SHMEM_")) key = name.substr(6);
+    else continue;
+    const Descriptor *closest = nullptr;
+    std::size_t best = ~std::size_t{0};
+    for (const auto &d : kDescriptors) {
+      if (key == d.key) {
+        closest = nullptr;
+        best = 0;
+        break;
+      }
+      const std::size_t dist = edit_distance(key, d.key);
+      if (dist < best) best = dist, closest = &d;
+    }
+    if (best == 0) continue;
+    if (closest && best <= 3)
+      SMA_LOG_WARN("config", "unknown variable {} (did you mean SMA_{}?)", name, closest->key);
+    else
+      SMA_LOG_WARN("config", "unknown variable {}", name);
+  }
+}
+
+template <typename T>
+std::string show(const T &v) {
+  if constexpr (std::is_same_v<T, bool>) return v ? "1" : "0";
+  else if constexpr (std::is_same_v<T, log::Level>) {
+    static const char *names[] = {"trace", "debug", "info", "warn", "error"};
+    return names[static_cast<int>(v)];
+  } else return std::to_string(v);
+}
+
+}  // namespace
+
+bool Config::load(std::string &error) {
+  using namespace cfg;
+  std::string value;
+  std::size_t row = 0;
+#define SMA_CONFIG(_field, _key, _type, _parser, _def, _spelling, _doc)                                 \
+  {                                                                                              \
+    const Descriptor &d = kDescriptors[row++];                                                   \
+    if (*d.default_text && !_parser(d.default_text, _field)) {                                     \
+      error = std::string("bad built-in default for ") + d.key;                                  \
+      return false;                                                                              \
+    }                                                                                            \
+    const std::string from = lookup(d, value);                                                   \
+    if (!from.empty() && !_parser(value, _field)) {                                                \
+      error = "invalid value '" + value + "' for " + from + ": expected " + d.doc;               \
+      return false;                                                                              \
+    }                                                                                            \
+  }
+#include "config/config_table.def"
+#undef SMA_CONFIG
+  if (debug && log_level > log::Level::debug) log_level = log::Level::debug;
+  if (warn_unknown_env) warn_unknown_variables();
+  return true;
+}
+
+void Config::print(std::FILE *out) const {
+  std::fprintf(out, "Shoal environment variables (name, default, value in force, meaning):\n");
+  std::size_t row = 0;
+#define SMA_CONFIG(_field, _key, _type, _parser, _def, _spelling, _doc)                                 \
+  {                                                                                              \
+    const Descriptor &d = kDescriptors[row++];                                                   \
+    const std::string name = d.spec ? std::string("SHMEM_") + d.key + " (or SMA_" + d.key + ")" \
+                                    : std::string("SMA_") + d.key;                               \
+    std::fprintf(out, "  %-40s default %-8s value %-10s %s\n", name.c_str(),                    \
+                 *d.default_text ? d.default_text : "unset", show(_field).c_str(), d.doc);        \
+  }
+#include "config/config_table.def"
+#undef SMA_CONFIG
+}
+
+}  // namespace shoal

@@ -1,0 +1,30 @@
+// The typed configuration, read once from the environment at shmem_init.
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+#include <string>
+
+#include "log/log.hpp"
+
+namespace shoal {
+
+struct Config {
+#define SMA_CONFIG(_field, _key, _type, _parser, _def, _spelling, _doc) _type _field{};
+#include "config/config_table.def"
+#undef SMA_CONFIG
+
+  // Reads every variable of the table. On a bad value returns false and fills `error` with a
+  // message naming the variable, the value and what is accepted.
+  bool load(std::string &error);
+  // Prints every variable: name, default, value in force and meaning (SMA_INFO).
+  void print(std::FILE *out) const;
+};
+
+namespace cfg {
+// Parsers shared with other modules (each returns false on malformed input).
+bool parse_size(const std::string &text, std::size_t &out);
+bool parse_bool(const std::string &text, bool &out);
+}  // namespace cfg
+
+}  // namespace shoal

@@ -1,0 +1,57 @@
+#include "log/log.hpp"
+
+#include <spdlog/sinks/stdout_sinks.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+namespace shoal::log {
+namespace {
+
+std::shared_ptr<spdlog::logger> g_logger;
+std::atomic<int> g_level{static_cast<int>(Level::warn)};
+
+std::string prefix(int pe) {
+  char host[256] = "?";
+  gethostname(host, sizeof host - 1);
+  std::string p = "[" + std::string(host) + ":" + std::to_string(getpid()) + " pe ";
+  p += pe < 0 ? std::string("?") : std::to_string(pe);
+  return p + "]";
+}
+
+void apply_pattern(int pe) {
+  // spdlog patterns treat '%' specially; host names and numbers never contain it.
+  g_logger->set_pattern(prefix(pe) + " %l: %v");
+}
+
+}  // namespace
+
+void init(Level level) {
+  if (!g_logger) {
+    // Our own logger object, never registered in spdlog's registry, so an application that
+    // uses spdlog itself keeps its own default logger and settings.
+    g_logger = std::make_shared<spdlog::logger>("shoal",
+                                                std::make_shared<spdlog::sinks::stderr_sink_mt>());
+    apply_pattern(-1);
+  }
+  g_level.store(static_cast<int>(level), std::memory_order_relaxed);
+  g_logger->set_level(to_spdlog(level));
+  g_logger->flush_on(spdlog::level::trace);
+}
+
+void set_pe(int pe) {
+  if (g_logger) apply_pattern(pe);
+}
+
+spdlog::logger &logger() noexcept {
+  if (!g_logger) init(Level::warn);
+  return *g_logger;
+}
+
+bool enabled(Level level) noexcept {
+  return static_cast<int>(level) >= g_level.load(std::memory_order_relaxed);
+}
+
+}  // namespace shoal::log

@@ -1,0 +1,36 @@
+// Internal status codes and the fatal-error path shared by every part of the library.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace shoal {
+
+enum class Status : int8_t {
+  ok = 0,
+  no_memory = -1,
+  invalid_param = -2,
+  not_supported = -3,
+  unreachable = -4,
+  io_error = -5,
+  bootstrap_error = -7,
+  transport_error = -8,
+};
+
+const char *to_string(Status s) noexcept;
+
+// Reports an unrecoverable error ("[host:pid pe N] shoal error: ...") and ends the whole job
+// through the bootstrap (PMIx_Abort), so the launcher stops every PE. Never returns.
+[[noreturn]] void fatal(const std::string &message) noexcept;
+
+// The text of the last error reported on this thread (shmemx_last_error_string).
+void set_last_error(const std::string &message) noexcept;
+const char *last_error() noexcept;
+
+}  // namespace shoal
+
+#define SMA_TRY(_expr)                                   \
+  do {                                                   \
+    ::shoal::Status _sma_status = (_expr);               \
+    if (_sma_status != ::shoal::Status::ok) return _sma_status; \
+  } while (0)

@@ -1,0 +1,96 @@
+#include "heap/shared_segment.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "log/log.hpp"
+
+namespace shoal::heap {
+namespace {
+
+Status map_fd(int fd, std::size_t size, std::byte *&base, const std::string &name) {
+  void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) {
+    SMA_LOG_ERROR("heap", "mmap of shared memory {} ({} bytes) failed: {}", name, size,
+                  std::strerror(errno));
+    return Status::no_memory;
+  }
+  base = static_cast<std::byte *>(p);
+  return Status::ok;
+}
+
+}  // namespace
+
+std::string segment_name(const std::string &job_name, int pe) {
+  return "/shoal-" + job_name + "-" + std::to_string(pe);
+}
+
+Status SharedSegment::create(const std::string &name, std::size_t size) {
+  const int fd = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) {
+    SMA_LOG_ERROR("heap", "cannot create shared memory {}: {}", name, std::strerror(errno));
+    return Status::io_error;
+  }
+  name_ = name;
+  if (ftruncate(fd, static_cast<off_t>(size)) != 0) {
+    SMA_LOG_ERROR("heap", "cannot size shared memory {} to {} bytes: {}", name, size,
+                  std::strerror(errno));
+    close(fd);
+    unlink();
+    return Status::no_memory;
+  }
+  const Status s = map_fd(fd, size, base_, name);
+  close(fd);
+  if (s != Status::ok) {
+    unlink();
+    return s;
+  }
+  size_ = size;
+  return Status::ok;
+}
+
+Status SharedSegment::create_private(std::size_t size) {
+  void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+  if (p == MAP_FAILED) {
+    SMA_LOG_ERROR("heap", "cannot reserve {} bytes for the symmetric heap: {}", size,
+                  std::strerror(errno));
+    return Status::no_memory;
+  }
+  base_ = static_cast<std::byte *>(p);
+  size_ = size;
+  return Status::ok;
+}
+
+Status SharedSegment::attach(const std::string &name, std::size_t size) {
+  const int fd = shm_open(name.c_str(), O_RDWR, 0600);
+  if (fd < 0) {
+    SMA_LOG_ERROR("heap", "cannot open shared memory {} of a local PE: {}", name,
+                  std::strerror(errno));
+    return Status::io_error;
+  }
+  const Status s = map_fd(fd, size, base_, name);
+  close(fd);
+  if (s == Status::ok) size_ = size;
+  return s;
+}
+
+void SharedSegment::unlink() noexcept {
+  if (!name_.empty()) {
+    shm_unlink(name_.c_str());
+    name_.clear();
+  }
+}
+
+void SharedSegment::release() noexcept {
+  unlink();
+  if (base_) munmap(base_, size_);
+  base_ = nullptr;
+  size_ = 0;
+}
+
+}  // namespace shoal::heap

@@ -1,0 +1,153 @@
+#include "runtime.hpp"
+
+#include <unistd.h>
+
+#include <cstring>
+
+#include "ctx/context.hpp"
+#include "log/log.hpp"
+
+namespace shoal {
+
+Runtime *g_runtime = nullptr;
+
+namespace {
+
+constexpr int kThreadMultiple = 3;  // SHMEM_THREAD_MULTIPLE
+
+// What every PE publishes about its segments; rkeys and the worker address travel separately.
+struct SegmentInfo {
+  std::uint64_t base[kSegmentCount];
+  std::uint64_t size[kSegmentCount];
+};
+
+std::size_t page_round(std::size_t n) {
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return (n + page - 1) / page * page;
+}
+
+bool fail(std::string &error, std::string what) {
+  error = std::move(what);
+  return false;
+}
+
+bool on_same_node(const boot::Bootstrap &b, int pe) {
+  return b.node_of()[pe] == b.node_of()[b.rank()];
+}
+
+}  // namespace
+
+bool Runtime::start(int requested_thread_level, std::string &error) {
+  if (!config.load(error)) return false;
+  log::init(config.log_level);
+
+  if (boot::make_bootstrap(bootstrap) != Status::ok)
+    return fail(error, "cannot start: the PMIx bootstrap failed (was this program started by "
+                       "oshrun or another PMIx launcher that is still running?)");
+  my_pe = bootstrap->rank();
+  n_pes = bootstrap->size();
+  log::set_pe(my_pe);
+
+  // UCX workers are thread-safe only in multi-thread mode; the levels below MULTIPLE never
+  // have two threads inside the library at once, so they use the cheaper single mode.
+  thread_level = requested_thread_level < 0 ? 0 : std::min(requested_thread_level, kThreadMultiple);
+  const bool multithreaded = thread_level == kThreadMultiple;
+  if (ucx.init(n_pes, multithreaded) != Status::ok)
+    return fail(error, "cannot start: UCX initialization failed (see the message above)");
+  if (worker.init(ucx, multithreaded, n_pes) != Status::ok)
+    return fail(error, "cannot start: creating the UCX worker failed");
+  if (!setup_memory(error) || !exchange_and_connect(error)) return false;
+
+  shoal_ctx_default.worker = &worker;
+  SMA_LOG_DEBUG("core", "pe {} of {} up; heap {} bytes at {}, data segment {} bytes at {}", my_pe,
+                n_pes, heap_size, reinterpret_cast<void *>(heap_base), data_size,
+                reinterpret_cast<void *>(data_base));
+  return true;
+}
+
+bool Runtime::setup_memory(std::string &error) {
+  const std::size_t size = page_round(std::max<std::size_t>(config.symmetric_size, 1));
+  const bool shared = config.shared_memory && bootstrap->local_peers().size() > 1;
+  const Status s = shared ? heap_memory.create(heap::segment_name(bootstrap->job_name(), my_pe), size)
+                          : heap_memory.create_private(size);
+  if (s != Status::ok)
+    return fail(error, "cannot create the symmetric heap of " + std::to_string(size) +
+                           " bytes (SHMEM_SYMMETRIC_SIZE); see the message above");
+  heap_base = reinterpret_cast<std::uintptr_t>(heap_memory.base());
+  heap_size = size;
+  allocator.reset(size);
+
+  data = heap::find_data_segment();
+  data_base = reinterpret_cast<std::uintptr_t>(data.base);
+  data_size = data.size;
+
+  if (ucx.map(heap_memory.base(), heap_size, regions[kHeapSegment]) != Status::ok)
+    return fail(error, "cannot register the symmetric heap with UCX");
+  if (data_size > 0 && ucx.map(data.base, data_size, regions[kDataSegment]) != Status::ok)
+    return fail(error, "cannot register the program's data segment with UCX");
+  return true;
+}
+
+bool Runtime::exchange_and_connect(std::string &error) {
+  boot::Bootstrap &b = *bootstrap;
+  std::vector<std::byte> address;
+  if (worker.address(address) != Status::ok) return fail(error, "cannot read the UCX worker address");
+  const SegmentInfo mine{{heap_base, data_base}, {heap_size, data_size}};
+  if (b.put("shoal.addr", address.data(), address.size()) != Status::ok ||
+      b.put("shoal.seg", &mine, sizeof mine) != Status::ok ||
+      b.put("shoal.rkey0", regions[kHeapSegment].packed_rkey.data(),
+            regions[kHeapSegment].packed_rkey.size()) != Status::ok ||
+      b.put("shoal.rkey1", regions[kDataSegment].packed_rkey.data(),
+            regions[kDataSegment].packed_rkey.size()) != Status::ok ||
+      b.fence() != Status::ok)
+    return fail(error, "cannot publish this PE's connection data through PMIx");
+
+  const bool shared = config.shared_memory && b.local_peers().size() > 1;
+  peers.assign(static_cast<std::size_t>(n_pes), PeerView{});
+  peer_heaps.resize(static_cast<std::size_t>(n_pes));
+  peers[my_pe] = PeerView{heap_memory.base(), {heap_base, data_base}};
+  for (int pe = 0; pe < n_pes; ++pe) {
+    if (pe == my_pe) continue;
+    std::vector<std::byte> peer_address, seg_bytes;
+    std::vector<std::vector<std::byte>> rkeys(kSegmentCount);
+    if (b.get(pe, "shoal.addr", peer_address) != Status::ok ||
+        b.get(pe, "shoal.seg", seg_bytes) != Status::ok || seg_bytes.size() != sizeof(SegmentInfo) ||
+        b.get(pe, "shoal.rkey0", rkeys[0]) != Status::ok ||
+        b.get(pe, "shoal.rkey1", rkeys[1]) != Status::ok)
+      return fail(error, "cannot read the connection data of PE " + std::to_string(pe));
+    SegmentInfo theirs;
+    std::memcpy(&theirs, seg_bytes.data(), sizeof theirs);
+    if (theirs.size[kHeapSegment] != heap_size)
+      return fail(error, "PE " + std::to_string(pe) + " has a symmetric heap of " +
+                             std::to_string(theirs.size[kHeapSegment]) + " bytes and this PE " +
+                             std::to_string(heap_size) +
+                             ": every PE must run with the same SHMEM_SYMMETRIC_SIZE");
+    if (theirs.size[kDataSegment] != data_size)
+      return fail(error, "PE " + std::to_string(pe) +
+                             " runs a different program (its data segment differs in size)");
+    peers[pe].base[kHeapSegment] = theirs.base[kHeapSegment];
+    peers[pe].base[kDataSegment] = theirs.base[kDataSegment];
+    if (worker.connect(pe, peer_address, rkeys) != Status::ok)
+      return fail(error, "cannot connect to PE " + std::to_string(pe) + " through UCX");
+    if (shared && on_same_node(b, pe)) {
+      if (peer_heaps[pe].attach(heap::segment_name(b.job_name(), pe), heap_size) != Status::ok)
+        return fail(error, "cannot map the symmetric heap of PE " + std::to_string(pe));
+      peers[pe].heap_mapped = peer_heaps[pe].base();
+    }
+  }
+  // Once every PE has mapped the heaps of its neighbours, the names are no longer needed.
+  if (b.fence() != Status::ok) return fail(error, "PMIx fence failed");
+  heap_memory.unlink();
+  return true;
+}
+
+void Runtime::stop() {
+  shoal_ctx_default.worker = nullptr;
+  worker.close();
+  for (auto &region : regions) ucx.unmap(region);
+  for (auto &segment : peer_heaps) segment.release();
+  heap_memory.release();
+  if (bootstrap) (void)bootstrap->finalize();
+}
+
+}  // namespace shoal

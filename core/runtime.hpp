@@ -1,0 +1,66 @@
+// The process-wide state between shmem_init and shmem_finalize: configuration, bootstrap, UCX,
+// the symmetric memory segments and where every other PE has them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bootstrap/bootstrap.hpp"
+#include "config/config.hpp"
+#include "heap/data_segment.hpp"
+#include "heap/heap_allocator.hpp"
+#include "heap/shared_segment.hpp"
+#include "transport/ucx_context.hpp"
+#include "transport/ucx_worker.hpp"
+
+namespace shoal {
+
+enum Segment : int { kHeapSegment = 0, kDataSegment = 1, kSegmentCount = 2 };
+
+// What this PE knows of another PE's symmetric memory.
+struct PeerView {
+  std::byte *heap_mapped = nullptr;            // our mapping of its heap (same node), or null
+  std::uintptr_t base[kSegmentCount] = {0, 0};  // where that PE has each segment
+};
+
+class Runtime {
+ public:
+  // Brings the PE up; on failure returns false with a message in `error`.
+  bool start(int requested_thread_level, std::string &error);
+  void stop();
+
+  int my_pe = 0;
+  int n_pes = 1;
+  int thread_level = 0;
+
+  // Hot-path copies of the local segments' bounds.
+  std::uintptr_t heap_base = 0, heap_size = 0;
+  std::uintptr_t data_base = 0, data_size = 0;
+  std::vector<PeerView> peers;
+
+  // Declaration order is construction order; members are torn down in reverse by stop().
+  Config config;
+  std::unique_ptr<boot::Bootstrap> bootstrap;
+  ucx::UcxContext ucx;
+  heap::SharedSegment heap_memory;
+  heap::DataSegment data;
+  ucx::MemRegion regions[kSegmentCount];
+  std::vector<heap::SharedSegment> peer_heaps;  // mappings of the heaps of PEs on this node
+  ucx::UcxWorker worker;                        // the default context's worker
+  heap::HeapAllocator allocator;
+
+ private:
+  bool setup_memory(std::string &error);
+  bool exchange_and_connect(std::string &error);
+};
+
+// The runtime between shmem_init and shmem_finalize, otherwise null.
+extern Runtime *g_runtime;
+
+enum class LibraryState { never_initialized, running, finalized };
+LibraryState library_state() noexcept;
+
+}  // namespace shoal

@@ -1,0 +1,59 @@
+#include "transport/ucx_context.hpp"
+
+#include "log/log.hpp"
+
+namespace shoal::ucx {
+
+Status from_ucs(ucs_status_t status, const char *what) noexcept {
+  if (status == UCS_OK) return Status::ok;
+  SMA_LOG_ERROR("ucx", "{} failed: {}", what, ucs_status_string(status));
+  return status == UCS_ERR_NO_MEMORY ? Status::no_memory : Status::transport_error;
+}
+
+Status UcxContext::init(int expected_peers, bool multithreaded) {
+  ucp_config_t *config = nullptr;
+  SMA_TRY(from_ucs(ucp_config_read(nullptr, nullptr, &config), "ucp_config_read"));
+  ucp_params_t params{};
+  params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS |
+                      UCP_PARAM_FIELD_MT_WORKERS_SHARED;
+  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64;
+  params.estimated_num_eps = static_cast<size_t>(expected_peers);
+  params.mt_workers_shared = multithreaded ? 1 : 0;
+  const ucs_status_t rc = ucp_init(&params, config, &context_);
+  ucp_config_release(config);
+  return from_ucs(rc, "ucp_init");
+}
+
+UcxContext::~UcxContext() {
+  if (context_) ucp_cleanup(context_);
+}
+
+Status UcxContext::map(void *base, std::size_t length, MemRegion &out) {
+  ucp_mem_map_params_t params{};
+  params.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH;
+  params.address = base;
+  params.length = length;
+  SMA_TRY(from_ucs(ucp_mem_map(context_, &params, &out.handle), "ucp_mem_map"));
+  void *packed = nullptr;
+  size_t packed_size = 0;
+  if (Status s = from_ucs(ucp_rkey_pack(context_, out.handle, &packed, &packed_size),
+                          "ucp_rkey_pack");
+      s != Status::ok) {
+    unmap(out);
+    return s;
+  }
+  auto *bytes = static_cast<const std::byte *>(packed);
+  out.packed_rkey.assign(bytes, bytes + packed_size);
+  ucp_rkey_buffer_release(packed);
+  return Status::ok;
+}
+
+void UcxContext::unmap(MemRegion &region) noexcept {
+  if (region.handle) {
+    if (ucs_status_t rc = ucp_mem_unmap(context_, region.handle); rc != UCS_OK)
+      SMA_LOG_WARN("ucx", "ucp_mem_unmap failed: {}", ucs_status_string(rc));
+    region.handle = nullptr;
+  }
+}
+
+}  // namespace shoal::ucx

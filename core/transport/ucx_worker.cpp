@@ -1,0 +1,89 @@
+#include "transport/ucx_worker.hpp"
+
+#include <sched.h>
+
+#include "log/log.hpp"
+
+namespace shoal::ucx {
+
+Status UcxWorker::init(UcxContext &context, bool multithreaded, int n_pes) {
+  ucp_worker_params_t params{};
+  params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+  params.thread_mode = multithreaded ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
+  SMA_TRY(from_ucs(ucp_worker_create(context.handle(), &params, &worker_), "ucp_worker_create"));
+  peers_.assign(static_cast<std::size_t>(n_pes), Peer{});
+  return Status::ok;
+}
+
+Status UcxWorker::address(std::vector<std::byte> &out) const {
+  ucp_address_t *addr = nullptr;
+  size_t length = 0;
+  SMA_TRY(from_ucs(ucp_worker_get_address(worker_, &addr, &length), "ucp_worker_get_address"));
+  auto *bytes = reinterpret_cast<const std::byte *>(addr);
+  out.assign(bytes, bytes + length);
+  ucp_worker_release_address(worker_, addr);
+  return Status::ok;
+}
+
+Status UcxWorker::connect(int pe, std::span<const std::byte> worker_address,
+                          const std::vector<std::vector<std::byte>> &packed_rkeys) {
+  Peer &peer = peers_[pe];
+  ucp_ep_params_t params{};
+  params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
+  params.address = reinterpret_cast<const ucp_address_t *>(worker_address.data());
+  SMA_TRY(from_ucs(ucp_ep_create(worker_, &params, &peer.ep), "ucp_ep_create"));
+  peer.rkeys.assign(packed_rkeys.size(), nullptr);
+  for (std::size_t s = 0; s < packed_rkeys.size(); ++s)
+    if (!packed_rkeys[s].empty())  // an empty key: the peer has no such segment
+      SMA_TRY(from_ucs(ucp_ep_rkey_unpack(peer.ep, packed_rkeys[s].data(), &peer.rkeys[s]),
+                     "ucp_ep_rkey_unpack"));
+  return Status::ok;
+}
+
+Status UcxWorker::wait(ucs_status_ptr_t request, const char *what) noexcept {
+  if (request == nullptr) return Status::ok;
+  if (UCS_PTR_IS_ERR(request)) return from_ucs(UCS_PTR_STATUS(request), what);
+  ucs_status_t status;
+  unsigned idle = 0;
+  while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS) {
+    // Give the core away when nothing moves: the PE we wait for may share it.
+    if (ucp_worker_progress(worker_) == 0 && ++idle > 64) sched_yield();
+  }
+  ucp_request_free(request);
+  return from_ucs(status, what);
+}
+
+Status UcxWorker::forget(ucs_status_ptr_t request, const char *what) noexcept {
+  if (request == nullptr) return Status::ok;
+  if (UCS_PTR_IS_ERR(request)) return from_ucs(UCS_PTR_STATUS(request), what);
+  ucp_request_free(request);
+  return Status::ok;
+}
+
+Status UcxWorker::flush() noexcept {
+  ucp_request_param_t param{};
+  return wait(ucp_worker_flush_nbx(worker_, &param), "ucp_worker_flush_nbx");
+}
+
+Status UcxWorker::fence() noexcept { return from_ucs(ucp_worker_fence(worker_), "ucp_worker_fence"); }
+
+void UcxWorker::close() noexcept {
+  if (!worker_) return;
+  for (Peer &peer : peers_) {
+    for (ucp_rkey_h rkey : peer.rkeys)
+      if (rkey) ucp_rkey_destroy(rkey);
+    peer.rkeys.clear();
+    if (peer.ep) {
+      // Flush mode: every PE closes after the finalize barrier, so nothing is in flight and
+      // no peer is needed to complete it (force mode would need peer error handling).
+      ucp_request_param_t param{};
+      if (wait(ucp_ep_close_nbx(peer.ep, &param), "ucp_ep_close_nbx") != Status::ok)
+        SMA_LOG_WARN("ucx", "closing an endpoint failed; continuing");
+      peer.ep = nullptr;
+    }
+  }
+  ucp_worker_destroy(worker_);
+  worker_ = nullptr;
+}
+
+}  // namespace shoal::ucx

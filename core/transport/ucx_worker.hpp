@@ -1,0 +1,56 @@
+// A UCP worker with one endpoint and one set of unpacked remote keys per PE. Every context
+// issues its operations on one of these (the default context on the runtime's own worker).
+#pragma once
+
+#include <ucp/api/ucp.h>
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "status.hpp"
+#include "transport/ucx_context.hpp"
+
+namespace shoal::ucx {
+
+class UcxWorker {
+ public:
+  UcxWorker() = default;
+  UcxWorker(const UcxWorker &) = delete;
+  UcxWorker &operator=(const UcxWorker &) = delete;
+  ~UcxWorker() { close(); }
+
+  Status init(UcxContext &context, bool multithreaded, int n_pes);
+  Status address(std::vector<std::byte> &out) const;
+
+  // Connects to one PE's worker and unpacks that PE's remote keys (one per memory segment).
+  Status connect(int pe, std::span<const std::byte> worker_address,
+                 const std::vector<std::vector<std::byte>> &packed_rkeys);
+
+  ucp_ep_h ep(int pe) const noexcept { return peers_[pe].ep; }
+  ucp_rkey_h rkey(int pe, int segment) const noexcept { return peers_[pe].rkeys[segment]; }
+
+  unsigned progress() noexcept { return ucp_worker_progress(worker_); }
+  // Waits for a request returned by a *_nbx call and releases it.
+  Status wait(ucs_status_ptr_t request, const char *what) noexcept;
+  // Hands an in-flight request back to UCX; completion is observed by the next flush().
+  static Status forget(ucs_status_ptr_t request, const char *what) noexcept;
+  // Completes every operation issued on this worker (remote completion).
+  Status flush() noexcept;
+  // Orders operations issued before against those issued after.
+  Status fence() noexcept;
+
+  // Closes every endpoint without waiting for peers (they are quiesced by a barrier first)
+  // and destroys the worker.
+  void close() noexcept;
+
+ private:
+  struct Peer {
+    ucp_ep_h ep = nullptr;
+    std::vector<ucp_rkey_h> rkeys;
+  };
+  ucp_worker_h worker_ = nullptr;
+  std::vector<Peer> peers_;
+};
+
+}  // namespace shoal::ucx

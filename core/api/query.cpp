@@ -1,0 +1,74 @@
+// Queries: who am I, how many PEs, what can be reached, and the library's identity.
+#include <spdlog/fmt/fmt.h>
+
+#include <cstring>
+
+#include "api/export.hpp"
+#include "rma/rma.hpp"
+#include "runtime.hpp"
+
+namespace {
+
+const shoal::Runtime &running(const char *routine) noexcept {
+  shoal::rma::check_ctx(&shoal_ctx_default, routine);  // reports use outside init..finalize
+  return *shoal::g_runtime;
+}
+
+// The address of addr on PE pe if this PE can load and store it directly, else null.
+void *direct_pointer(const void *addr, int pe) noexcept {
+  const shoal::Runtime &rt = running("shmem_ptr");
+  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(rt.n_pes)) return nullptr;
+  const auto a = reinterpret_cast<std::uintptr_t>(addr);
+  if (a - rt.heap_base < rt.heap_size && rt.peers[pe].heap_mapped)
+    return rt.peers[pe].heap_mapped + (a - rt.heap_base);
+  if (pe == rt.my_pe && a - rt.data_base < rt.data_size) return const_cast<void *>(addr);
+  return nullptr;
+}
+
+}  // namespace
+
+extern "C" int pshmem_my_pe(void) noexcept { return running("shmem_my_pe").my_pe; }
+SMA_WEAK_ALIAS(shmem_my_pe)
+extern "C" int pshmem_n_pes(void) noexcept { return running("shmem_n_pes").n_pes; }
+SMA_WEAK_ALIAS(shmem_n_pes)
+
+extern "C" int pshmem_pe_accessible(int pe) noexcept {
+  const shoal::Runtime &rt = running("shmem_pe_accessible");
+  return pe >= 0 && pe < rt.n_pes;
+}
+SMA_WEAK_ALIAS(shmem_pe_accessible)
+
+extern "C" int pshmem_addr_accessible(const void *addr, int pe) noexcept {
+  const shoal::Runtime &rt = running("shmem_addr_accessible");
+  if (pe < 0 || pe >= rt.n_pes) return 0;
+  const auto a = reinterpret_cast<std::uintptr_t>(addr);
+  return a - rt.heap_base < rt.heap_size || a - rt.data_base < rt.data_size;
+}
+SMA_WEAK_ALIAS(shmem_addr_accessible)
+
+extern "C" void *pshmem_ptr(const void *dest, int pe) noexcept { return direct_pointer(dest, pe); }
+SMA_WEAK_ALIAS(shmem_ptr)
+
+extern "C" void pshmem_info_get_version(int *major, int *minor) noexcept {
+  if (major) *major = SHMEM_MAJOR_VERSION;
+  if (minor) *minor = SHMEM_MINOR_VERSION;
+}
+SMA_WEAK_ALIAS(shmem_info_get_version)
+
+extern "C" void pshmem_info_get_name(char *name) noexcept {
+  if (name == nullptr) return;
+  std::strncpy(name, SHMEM_VENDOR_STRING, SHMEM_MAX_NAME_LEN - 1);
+  name[SHMEM_MAX_NAME_LEN - 1] = '\0';
+}
+SMA_WEAK_ALIAS(shmem_info_get_name)
+
+extern "C" void pshmem_query_thread(int *provided) noexcept {
+  const shoal::Runtime &rt = running("shmem_query_thread");
+  if (provided) *provided = rt.thread_level;
+}
+SMA_WEAK_ALIAS(shmem_query_thread)
+
+extern "C" void pshmem_query_initialized(int *initialized) noexcept {
+  if (initialized) *initialized = shoal::library_state() == shoal::LibraryState::running;
+}
+SMA_WEAK_ALIAS(shmem_query_initialized)

@@ -1,0 +1,112 @@
+// Library setup and exit (specification section "Library Setup, Exit, and Query Routines").
+#include <spdlog/fmt/fmt.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "api/export.hpp"
+#include "collectives/barrier.hpp"
+#include "log/log.hpp"
+#include "runtime.hpp"
+
+namespace shoal {
+namespace {
+
+LibraryState g_state = LibraryState::never_initialized;
+bool g_exiting = false;  // shmem_global_exit in progress: the exit handler must not finalize
+std::mutex g_setup_mutex;
+
+void print_banner(const Runtime &rt) {
+  if (rt.my_pe != 0) return;
+  if (rt.config.version)
+    std::printf("%s (OpenSHMEM %d.%d)\n", SHMEM_VENDOR_STRING, SHMEM_MAJOR_VERSION,
+                SHMEM_MINOR_VERSION);
+  if (rt.config.info) rt.config.print(stdout);
+  std::fflush(stdout);
+}
+
+void finalize_at_exit();
+
+// Returns 0 on success; the spec's shmem_init_thread contract.
+int initialize(int requested, int *provided) noexcept {
+  std::lock_guard lock(g_setup_mutex);
+  if (g_state == LibraryState::running) {
+    if (provided) *provided = g_runtime->thread_level;
+    return 0;
+  }
+  if (g_state == LibraryState::finalized) {
+    log::logger().error("shmem_init: the library cannot be initialized again after shmem_finalize");
+    return 1;
+  }
+  try {
+    auto rt = std::make_unique<Runtime>();
+    std::string error;
+    if (!rt->start(requested, error)) {
+      log::logger().error("shmem_init: {}", error);
+      set_last_error(error);
+      if (rt->bootstrap) rt->bootstrap->abort(1, error.c_str());
+      return 1;
+    }
+    g_runtime = rt.release();
+    if (coll::init_barrier(*g_runtime) != Status::ok) {
+      log::logger().error("shmem_init: the symmetric heap is too small for the library's own data");
+      return 1;
+    }
+    g_state = LibraryState::running;
+    print_banner(*g_runtime);
+    if (provided) *provided = g_runtime->thread_level;
+    // Programs written for start_pes often never call shmem_finalize: finalize for them.
+    static bool registered = false;
+    if (!registered) registered = std::atexit(finalize_at_exit) == 0;
+    coll::barrier_all("shmem_init");
+    return 0;
+  } catch (const std::exception &e) {
+    log::logger().error("shmem_init: {}", e.what());
+    return 1;
+  }
+}
+
+void finalize() noexcept {
+  std::lock_guard lock(g_setup_mutex);
+  if (g_state != LibraryState::running) return;
+  coll::barrier_all("shmem_finalize");
+  coll::finalize_barrier();
+  g_runtime->stop();
+  delete g_runtime;
+  g_runtime = nullptr;
+  g_state = LibraryState::finalized;
+}
+
+void finalize_at_exit() {
+  if (!g_exiting) finalize();
+}
+
+}  // namespace
+
+LibraryState library_state() noexcept { return g_state; }
+
+}  // namespace shoal
+
+using namespace shoal;
+
+extern "C" void pshmem_init(void) noexcept {
+  if (initialize(SHMEM_THREAD_SINGLE, nullptr) != 0) fatal("shmem_init failed (see above)");
+}
+SMA_WEAK_ALIAS(shmem_init)
+
+extern "C" int pshmem_init_thread(int requested, int *provided) noexcept {
+  return initialize(requested, provided);
+}
+SMA_WEAK_ALIAS(shmem_init_thread)
+
+extern "C" void pshmem_finalize(void) noexcept { finalize(); }
+SMA_WEAK_ALIAS(shmem_finalize)
+
+extern "C" void pshmem_global_exit(int status) noexcept {
+  g_exiting = true;
+  std::fflush(nullptr);
+  if (g_runtime && g_runtime->bootstrap) g_runtime->bootstrap->abort(status, "");
+  std::exit(status);
+}
+SMA_WEAK_ALIAS(shmem_global_exit)

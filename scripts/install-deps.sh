@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Shoal builds and tests with, when any is missing.
+# openmpi-bin is only the reference the benchmarks compare against; it is never linked.
+set -euo pipefail
+packages=(build-essential cmake pkg-config python3 libucx-dev libpmix-dev libspdlog-dev
+          libgtest-dev openmpi-bin)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

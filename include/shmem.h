@@ -773,6 +773,523 @@ void shmem_ctx_get64_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t
 void shmem_ctx_get128_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) SHOAL_NOEXCEPT;
 void shmem_ctx_getmem_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, int pe) SHOAL_NOEXCEPT;
 
+/* ---- Atomic memory operations ---------------------------------------------------------------- */
+
+/* Atomic fetch */
+int shmem_int_atomic_fetch(const int *source, int pe) SHOAL_NOEXCEPT;
+long shmem_long_atomic_fetch(const long *source, int pe) SHOAL_NOEXCEPT;
+long long shmem_longlong_atomic_fetch(const long long *source, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_uint_atomic_fetch(const unsigned int *source, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ulong_atomic_fetch(const unsigned long *source, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ulonglong_atomic_fetch(const unsigned long long *source, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_int32_atomic_fetch(const int32_t *source, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_int64_atomic_fetch(const int64_t *source, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_uint32_atomic_fetch(const uint32_t *source, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_uint64_atomic_fetch(const uint64_t *source, int pe) SHOAL_NOEXCEPT;
+size_t shmem_size_atomic_fetch(const size_t *source, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_atomic_fetch(const ptrdiff_t *source, int pe) SHOAL_NOEXCEPT;
+float shmem_float_atomic_fetch(const float *source, int pe) SHOAL_NOEXCEPT;
+double shmem_double_atomic_fetch(const double *source, int pe) SHOAL_NOEXCEPT;
+int shmem_ctx_int_atomic_fetch(shmem_ctx_t ctx, const int *source, int pe) SHOAL_NOEXCEPT;
+long shmem_ctx_long_atomic_fetch(shmem_ctx_t ctx, const long *source, int pe) SHOAL_NOEXCEPT;
+long long shmem_ctx_longlong_atomic_fetch(shmem_ctx_t ctx, const long long *source, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_ctx_uint_atomic_fetch(shmem_ctx_t ctx, const unsigned int *source, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ctx_ulong_atomic_fetch(shmem_ctx_t ctx, const unsigned long *source, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ctx_ulonglong_atomic_fetch(shmem_ctx_t ctx, const unsigned long long *source, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_ctx_int32_atomic_fetch(shmem_ctx_t ctx, const int32_t *source, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_ctx_int64_atomic_fetch(shmem_ctx_t ctx, const int64_t *source, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_ctx_uint32_atomic_fetch(shmem_ctx_t ctx, const uint32_t *source, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_ctx_uint64_atomic_fetch(shmem_ctx_t ctx, const uint64_t *source, int pe) SHOAL_NOEXCEPT;
+size_t shmem_ctx_size_atomic_fetch(shmem_ctx_t ctx, const size_t *source, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ctx_ptrdiff_atomic_fetch(shmem_ctx_t ctx, const ptrdiff_t *source, int pe) SHOAL_NOEXCEPT;
+float shmem_ctx_float_atomic_fetch(shmem_ctx_t ctx, const float *source, int pe) SHOAL_NOEXCEPT;
+double shmem_ctx_double_atomic_fetch(shmem_ctx_t ctx, const double *source, int pe) SHOAL_NOEXCEPT;
+
+/* Atomic set */
+void shmem_int_atomic_set(int *dest, int value, int pe) SHOAL_NOEXCEPT;
+void shmem_long_atomic_set(long *dest, long value, int pe) SHOAL_NOEXCEPT;
+void shmem_longlong_atomic_set(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_atomic_set(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_atomic_set(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_atomic_set(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_atomic_set(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_atomic_set(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_atomic_set(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_atomic_set(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_size_atomic_set(size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_atomic_set(ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_float_atomic_set(float *dest, float value, int pe) SHOAL_NOEXCEPT;
+void shmem_double_atomic_set(double *dest, double value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int_atomic_set(shmem_ctx_t ctx, int *dest, int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_long_atomic_set(shmem_ctx_t ctx, long *dest, long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_longlong_atomic_set(shmem_ctx_t ctx, long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_atomic_set(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_atomic_set(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_atomic_set(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_atomic_set(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_atomic_set(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_atomic_set(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_atomic_set(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_size_atomic_set(shmem_ctx_t ctx, size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ptrdiff_atomic_set(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_float_atomic_set(shmem_ctx_t ctx, float *dest, float value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_double_atomic_set(shmem_ctx_t ctx, double *dest, double value, int pe) SHOAL_NOEXCEPT;
+
+/* Atomic compare and swap */
+int shmem_int_atomic_compare_swap(int *dest, int cond, int value, int pe) SHOAL_NOEXCEPT;
+long shmem_long_atomic_compare_swap(long *dest, long cond, long value, int pe) SHOAL_NOEXCEPT;
+long long shmem_longlong_atomic_compare_swap(long long *dest, long long cond, long long value, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_uint_atomic_compare_swap(unsigned int *dest, unsigned int cond, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ulong_atomic_compare_swap(unsigned long *dest, unsigned long cond, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ulonglong_atomic_compare_swap(unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_int32_atomic_compare_swap(int32_t *dest, int32_t cond, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_int64_atomic_compare_swap(int64_t *dest, int64_t cond, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_uint32_atomic_compare_swap(uint32_t *dest, uint32_t cond, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_uint64_atomic_compare_swap(uint64_t *dest, uint64_t cond, uint64_t value, int pe) SHOAL_NOEXCEPT;
+size_t shmem_size_atomic_compare_swap(size_t *dest, size_t cond, size_t value, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_atomic_compare_swap(ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+int shmem_ctx_int_atomic_compare_swap(shmem_ctx_t ctx, int *dest, int cond, int value, int pe) SHOAL_NOEXCEPT;
+long shmem_ctx_long_atomic_compare_swap(shmem_ctx_t ctx, long *dest, long cond, long value, int pe) SHOAL_NOEXCEPT;
+long long shmem_ctx_longlong_atomic_compare_swap(shmem_ctx_t ctx, long long *dest, long long cond, long long value, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_ctx_uint_atomic_compare_swap(shmem_ctx_t ctx, unsigned int *dest, unsigned int cond, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ctx_ulong_atomic_compare_swap(shmem_ctx_t ctx, unsigned long *dest, unsigned long cond, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ctx_ulonglong_atomic_compare_swap(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_ctx_int32_atomic_compare_swap(shmem_ctx_t ctx, int32_t *dest, int32_t cond, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_ctx_int64_atomic_compare_swap(shmem_ctx_t ctx, int64_t *dest, int64_t cond, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_ctx_uint32_atomic_compare_swap(shmem_ctx_t ctx, uint32_t *dest, uint32_t cond, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_ctx_uint64_atomic_compare_swap(shmem_ctx_t ctx, uint64_t *dest, uint64_t cond, uint64_t value, int pe) SHOAL_NOEXCEPT;
+size_t shmem_ctx_size_atomic_compare_swap(shmem_ctx_t ctx, size_t *dest, size_t cond, size_t value, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ctx_ptrdiff_atomic_compare_swap(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+
+/* Atomic swap */
+int shmem_int_atomic_swap(int *dest, int value, int pe) SHOAL_NOEXCEPT;
+long shmem_long_atomic_swap(long *dest, long value, int pe) SHOAL_NOEXCEPT;
+long long shmem_longlong_atomic_swap(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_uint_atomic_swap(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ulong_atomic_swap(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ulonglong_atomic_swap(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_int32_atomic_swap(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_int64_atomic_swap(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_uint32_atomic_swap(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_uint64_atomic_swap(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+size_t shmem_size_atomic_swap(size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_atomic_swap(ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+float shmem_float_atomic_swap(float *dest, float value, int pe) SHOAL_NOEXCEPT;
+double shmem_double_atomic_swap(double *dest, double value, int pe) SHOAL_NOEXCEPT;
+int shmem_ctx_int_atomic_swap(shmem_ctx_t ctx, int *dest, int value, int pe) SHOAL_NOEXCEPT;
+long shmem_ctx_long_atomic_swap(shmem_ctx_t ctx, long *dest, long value, int pe) SHOAL_NOEXCEPT;
+long long shmem_ctx_longlong_atomic_swap(shmem_ctx_t ctx, long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_ctx_uint_atomic_swap(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ctx_ulong_atomic_swap(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ctx_ulonglong_atomic_swap(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_ctx_int32_atomic_swap(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_ctx_int64_atomic_swap(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_ctx_uint32_atomic_swap(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_ctx_uint64_atomic_swap(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+size_t shmem_ctx_size_atomic_swap(shmem_ctx_t ctx, size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ctx_ptrdiff_atomic_swap(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+float shmem_ctx_float_atomic_swap(shmem_ctx_t ctx, float *dest, float value, int pe) SHOAL_NOEXCEPT;
+double shmem_ctx_double_atomic_swap(shmem_ctx_t ctx, double *dest, double value, int pe) SHOAL_NOEXCEPT;
+
+/* Atomic fetch and increment */
+int shmem_int_atomic_fetch_inc(int *dest, int pe) SHOAL_NOEXCEPT;
+long shmem_long_atomic_fetch_inc(long *dest, int pe) SHOAL_NOEXCEPT;
+long long shmem_longlong_atomic_fetch_inc(long long *dest, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_uint_atomic_fetch_inc(unsigned int *dest, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ulong_atomic_fetch_inc(unsigned long *dest, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ulonglong_atomic_fetch_inc(unsigned long long *dest, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_int32_atomic_fetch_inc(int32_t *dest, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_int64_atomic_fetch_inc(int64_t *dest, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_uint32_atomic_fetch_inc(uint32_t *dest, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_uint64_atomic_fetch_inc(uint64_t *dest, int pe) SHOAL_NOEXCEPT;
+size_t shmem_size_atomic_fetch_inc(size_t *dest, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_atomic_fetch_inc(ptrdiff_t *dest, int pe) SHOAL_NOEXCEPT;
+int shmem_ctx_int_atomic_fetch_inc(shmem_ctx_t ctx, int *dest, int pe) SHOAL_NOEXCEPT;
+long shmem_ctx_long_atomic_fetch_inc(shmem_ctx_t ctx, long *dest, int pe) SHOAL_NOEXCEPT;
+long long shmem_ctx_longlong_atomic_fetch_inc(shmem_ctx_t ctx, long long *dest, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_ctx_uint_atomic_fetch_inc(shmem_ctx_t ctx, unsigned int *dest, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ctx_ulong_atomic_fetch_inc(shmem_ctx_t ctx, unsigned long *dest, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_inc(shmem_ctx_t ctx, unsigned long long *dest, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_ctx_int32_atomic_fetch_inc(shmem_ctx_t ctx, int32_t *dest, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_ctx_int64_atomic_fetch_inc(shmem_ctx_t ctx, int64_t *dest, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_ctx_uint32_atomic_fetch_inc(shmem_ctx_t ctx, uint32_t *dest, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_ctx_uint64_atomic_fetch_inc(shmem_ctx_t ctx, uint64_t *dest, int pe) SHOAL_NOEXCEPT;
+size_t shmem_ctx_size_atomic_fetch_inc(shmem_ctx_t ctx, size_t *dest, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ctx_ptrdiff_atomic_fetch_inc(shmem_ctx_t ctx, ptrdiff_t *dest, int pe) SHOAL_NOEXCEPT;
+
+/* Atomic increment */
+void shmem_int_atomic_inc(int *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_long_atomic_inc(long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_longlong_atomic_inc(long long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_atomic_inc(unsigned int *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_atomic_inc(unsigned long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_atomic_inc(unsigned long long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_atomic_inc(int32_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_atomic_inc(int64_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_atomic_inc(uint32_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_atomic_inc(uint64_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_size_atomic_inc(size_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_atomic_inc(ptrdiff_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int_atomic_inc(shmem_ctx_t ctx, int *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_long_atomic_inc(shmem_ctx_t ctx, long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_longlong_atomic_inc(shmem_ctx_t ctx, long long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_atomic_inc(shmem_ctx_t ctx, unsigned int *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_atomic_inc(shmem_ctx_t ctx, unsigned long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_atomic_inc(shmem_ctx_t ctx, unsigned long long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_atomic_inc(shmem_ctx_t ctx, int32_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_atomic_inc(shmem_ctx_t ctx, int64_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_atomic_inc(shmem_ctx_t ctx, uint32_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_atomic_inc(shmem_ctx_t ctx, uint64_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_size_atomic_inc(shmem_ctx_t ctx, size_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ptrdiff_atomic_inc(shmem_ctx_t ctx, ptrdiff_t *dest, int pe) SHOAL_NOEXCEPT;
+
+/* Atomic fetch and add */
+int shmem_int_atomic_fetch_add(int *dest, int value, int pe) SHOAL_NOEXCEPT;
+long shmem_long_atomic_fetch_add(long *dest, long value, int pe) SHOAL_NOEXCEPT;
+long long shmem_longlong_atomic_fetch_add(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_uint_atomic_fetch_add(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ulong_atomic_fetch_add(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ulonglong_atomic_fetch_add(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_int32_atomic_fetch_add(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_int64_atomic_fetch_add(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_uint32_atomic_fetch_add(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_uint64_atomic_fetch_add(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+size_t shmem_size_atomic_fetch_add(size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_atomic_fetch_add(ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+int shmem_ctx_int_atomic_fetch_add(shmem_ctx_t ctx, int *dest, int value, int pe) SHOAL_NOEXCEPT;
+long shmem_ctx_long_atomic_fetch_add(shmem_ctx_t ctx, long *dest, long value, int pe) SHOAL_NOEXCEPT;
+long long shmem_ctx_longlong_atomic_fetch_add(shmem_ctx_t ctx, long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_ctx_uint_atomic_fetch_add(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ctx_ulong_atomic_fetch_add(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_add(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_ctx_int32_atomic_fetch_add(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_ctx_int64_atomic_fetch_add(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_ctx_uint32_atomic_fetch_add(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_ctx_uint64_atomic_fetch_add(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+size_t shmem_ctx_size_atomic_fetch_add(shmem_ctx_t ctx, size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ctx_ptrdiff_atomic_fetch_add(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+
+/* Atomic add */
+void shmem_int_atomic_add(int *dest, int value, int pe) SHOAL_NOEXCEPT;
+void shmem_long_atomic_add(long *dest, long value, int pe) SHOAL_NOEXCEPT;
+void shmem_longlong_atomic_add(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_atomic_add(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_atomic_add(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_atomic_add(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_atomic_add(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_atomic_add(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_atomic_add(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_atomic_add(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_size_atomic_add(size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_atomic_add(ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int_atomic_add(shmem_ctx_t ctx, int *dest, int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_long_atomic_add(shmem_ctx_t ctx, long *dest, long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_longlong_atomic_add(shmem_ctx_t ctx, long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_atomic_add(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_atomic_add(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_atomic_add(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_atomic_add(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_atomic_add(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_atomic_add(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_atomic_add(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_size_atomic_add(shmem_ctx_t ctx, size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ptrdiff_atomic_add(shmem_ctx_t ctx, ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+
+/* Atomic fetch and bitwise and/or/xor */
+unsigned int shmem_uint_atomic_fetch_and(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ulong_atomic_fetch_and(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ulonglong_atomic_fetch_and(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_int32_atomic_fetch_and(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_int64_atomic_fetch_and(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_uint32_atomic_fetch_and(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_uint64_atomic_fetch_and(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_ctx_uint_atomic_fetch_and(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ctx_ulong_atomic_fetch_and(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_and(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_ctx_int32_atomic_fetch_and(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_ctx_int64_atomic_fetch_and(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_ctx_uint32_atomic_fetch_and(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_ctx_uint64_atomic_fetch_and(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_uint_atomic_fetch_or(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ulong_atomic_fetch_or(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ulonglong_atomic_fetch_or(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_int32_atomic_fetch_or(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_int64_atomic_fetch_or(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_uint32_atomic_fetch_or(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_uint64_atomic_fetch_or(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_ctx_uint_atomic_fetch_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ctx_ulong_atomic_fetch_or(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_or(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_ctx_int32_atomic_fetch_or(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_ctx_int64_atomic_fetch_or(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_ctx_uint32_atomic_fetch_or(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_ctx_uint64_atomic_fetch_or(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_uint_atomic_fetch_xor(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ulong_atomic_fetch_xor(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ulonglong_atomic_fetch_xor(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_int32_atomic_fetch_xor(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_int64_atomic_fetch_xor(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_uint32_atomic_fetch_xor(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_uint64_atomic_fetch_xor(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_ctx_uint_atomic_fetch_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ctx_ulong_atomic_fetch_xor(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ctx_ulonglong_atomic_fetch_xor(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_ctx_int32_atomic_fetch_xor(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_ctx_int64_atomic_fetch_xor(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_ctx_uint32_atomic_fetch_xor(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_ctx_uint64_atomic_fetch_xor(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+
+/* Atomic bitwise and/or/xor */
+void shmem_uint_atomic_and(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_atomic_and(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_atomic_and(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_atomic_and(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_atomic_and(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_atomic_and(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_atomic_and(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_atomic_and(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_atomic_and(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_atomic_and(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_atomic_and(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_atomic_and(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_atomic_and(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_atomic_and(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_atomic_or(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_atomic_or(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_atomic_or(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_atomic_or(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_atomic_or(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_atomic_or(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_atomic_or(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_atomic_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_atomic_or(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_atomic_or(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_atomic_or(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_atomic_or(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_atomic_or(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_atomic_or(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_atomic_xor(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_atomic_xor(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_atomic_xor(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_atomic_xor(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_atomic_xor(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_atomic_xor(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_atomic_xor(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_atomic_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_atomic_xor(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_atomic_xor(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_atomic_xor(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_atomic_xor(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_atomic_xor(shmem_ctx_t ctx, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_atomic_xor(shmem_ctx_t ctx, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+
+/* Legacy atomics (shmem_swap is the 1.0-1.2 long-typed C routine) [deprecated since 1.4] */
+int shmem_int_fetch(const int *source, int pe) SHOAL_NOEXCEPT;
+long shmem_long_fetch(const long *source, int pe) SHOAL_NOEXCEPT;
+long long shmem_longlong_fetch(const long long *source, int pe) SHOAL_NOEXCEPT;
+float shmem_float_fetch(const float *source, int pe) SHOAL_NOEXCEPT;
+double shmem_double_fetch(const double *source, int pe) SHOAL_NOEXCEPT;
+void shmem_int_set(int *dest, int value, int pe) SHOAL_NOEXCEPT;
+void shmem_long_set(long *dest, long value, int pe) SHOAL_NOEXCEPT;
+void shmem_longlong_set(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_float_set(float *dest, float value, int pe) SHOAL_NOEXCEPT;
+void shmem_double_set(double *dest, double value, int pe) SHOAL_NOEXCEPT;
+int shmem_int_cswap(int *dest, int cond, int value, int pe) SHOAL_NOEXCEPT;
+long shmem_long_cswap(long *dest, long cond, long value, int pe) SHOAL_NOEXCEPT;
+long long shmem_longlong_cswap(long long *dest, long long cond, long long value, int pe) SHOAL_NOEXCEPT;
+int shmem_int_swap(int *dest, int value, int pe) SHOAL_NOEXCEPT;
+long shmem_long_swap(long *dest, long value, int pe) SHOAL_NOEXCEPT;
+long long shmem_longlong_swap(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+float shmem_float_swap(float *dest, float value, int pe) SHOAL_NOEXCEPT;
+double shmem_double_swap(double *dest, double value, int pe) SHOAL_NOEXCEPT;
+long shmem_swap(long *dest, long value, int pe) SHOAL_NOEXCEPT;
+int shmem_int_finc(int *dest, int pe) SHOAL_NOEXCEPT;
+long shmem_long_finc(long *dest, int pe) SHOAL_NOEXCEPT;
+long long shmem_longlong_finc(long long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_int_inc(int *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_long_inc(long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_longlong_inc(long long *dest, int pe) SHOAL_NOEXCEPT;
+int shmem_int_fadd(int *dest, int value, int pe) SHOAL_NOEXCEPT;
+long shmem_long_fadd(long *dest, long value, int pe) SHOAL_NOEXCEPT;
+long long shmem_longlong_fadd(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_int_add(int *dest, int value, int pe) SHOAL_NOEXCEPT;
+void shmem_long_add(long *dest, long value, int pe) SHOAL_NOEXCEPT;
+void shmem_longlong_add(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+
+/* ---- Nonblocking atomic memory operations ---------------------------------------------------- */
+
+/* Nonblocking fetching atomics */
+void shmem_int_atomic_fetch_nbi(int *fetch, const int *source, int pe) SHOAL_NOEXCEPT;
+void shmem_long_atomic_fetch_nbi(long *fetch, const long *source, int pe) SHOAL_NOEXCEPT;
+void shmem_longlong_atomic_fetch_nbi(long long *fetch, const long long *source, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_atomic_fetch_nbi(unsigned int *fetch, const unsigned int *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_atomic_fetch_nbi(unsigned long *fetch, const unsigned long *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_atomic_fetch_nbi(unsigned long long *fetch, const unsigned long long *source, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_atomic_fetch_nbi(int32_t *fetch, const int32_t *source, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_atomic_fetch_nbi(int64_t *fetch, const int64_t *source, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_atomic_fetch_nbi(uint32_t *fetch, const uint32_t *source, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_atomic_fetch_nbi(uint64_t *fetch, const uint64_t *source, int pe) SHOAL_NOEXCEPT;
+void shmem_size_atomic_fetch_nbi(size_t *fetch, const size_t *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_atomic_fetch_nbi(ptrdiff_t *fetch, const ptrdiff_t *source, int pe) SHOAL_NOEXCEPT;
+void shmem_float_atomic_fetch_nbi(float *fetch, const float *source, int pe) SHOAL_NOEXCEPT;
+void shmem_double_atomic_fetch_nbi(double *fetch, const double *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int_atomic_fetch_nbi(shmem_ctx_t ctx, int *fetch, const int *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_long_atomic_fetch_nbi(shmem_ctx_t ctx, long *fetch, const long *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_longlong_atomic_fetch_nbi(shmem_ctx_t ctx, long long *fetch, const long long *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned int *fetch, const unsigned int *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned long *fetch, const unsigned long *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned long long *fetch, const unsigned long long *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_atomic_fetch_nbi(shmem_ctx_t ctx, int32_t *fetch, const int32_t *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_atomic_fetch_nbi(shmem_ctx_t ctx, int64_t *fetch, const int64_t *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_atomic_fetch_nbi(shmem_ctx_t ctx, uint32_t *fetch, const uint32_t *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_atomic_fetch_nbi(shmem_ctx_t ctx, uint64_t *fetch, const uint64_t *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_size_atomic_fetch_nbi(shmem_ctx_t ctx, size_t *fetch, const size_t *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ptrdiff_atomic_fetch_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, const ptrdiff_t *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_float_atomic_fetch_nbi(shmem_ctx_t ctx, float *fetch, const float *source, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_double_atomic_fetch_nbi(shmem_ctx_t ctx, double *fetch, const double *source, int pe) SHOAL_NOEXCEPT;
+void shmem_int_atomic_compare_swap_nbi(int *fetch, int *dest, int cond, int value, int pe) SHOAL_NOEXCEPT;
+void shmem_long_atomic_compare_swap_nbi(long *fetch, long *dest, long cond, long value, int pe) SHOAL_NOEXCEPT;
+void shmem_longlong_atomic_compare_swap_nbi(long long *fetch, long long *dest, long long cond, long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_atomic_compare_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int cond, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_atomic_compare_swap_nbi(unsigned long *fetch, unsigned long *dest, unsigned long cond, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_atomic_compare_swap_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_atomic_compare_swap_nbi(int32_t *fetch, int32_t *dest, int32_t cond, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_atomic_compare_swap_nbi(int64_t *fetch, int64_t *dest, int64_t cond, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_atomic_compare_swap_nbi(uint32_t *fetch, uint32_t *dest, uint32_t cond, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_atomic_compare_swap_nbi(uint64_t *fetch, uint64_t *dest, uint64_t cond, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_size_atomic_compare_swap_nbi(size_t *fetch, size_t *dest, size_t cond, size_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_atomic_compare_swap_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int_atomic_compare_swap_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int cond, int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_long_atomic_compare_swap_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long cond, long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_longlong_atomic_compare_swap_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long cond, long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int cond, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long cond, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_atomic_compare_swap_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t cond, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_atomic_compare_swap_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t cond, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_atomic_compare_swap_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t cond, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_atomic_compare_swap_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t cond, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_size_atomic_compare_swap_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t cond, size_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ptrdiff_atomic_compare_swap_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_int_atomic_swap_nbi(int *fetch, int *dest, int value, int pe) SHOAL_NOEXCEPT;
+void shmem_long_atomic_swap_nbi(long *fetch, long *dest, long value, int pe) SHOAL_NOEXCEPT;
+void shmem_longlong_atomic_swap_nbi(long long *fetch, long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_atomic_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_atomic_swap_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_atomic_swap_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_atomic_swap_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_atomic_swap_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_atomic_swap_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_atomic_swap_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_size_atomic_swap_nbi(size_t *fetch, size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_atomic_swap_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_float_atomic_swap_nbi(float *fetch, float *dest, float value, int pe) SHOAL_NOEXCEPT;
+void shmem_double_atomic_swap_nbi(double *fetch, double *dest, double value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int_atomic_swap_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_long_atomic_swap_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_longlong_atomic_swap_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_atomic_swap_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_atomic_swap_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_atomic_swap_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_atomic_swap_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_atomic_swap_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_atomic_swap_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_atomic_swap_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_size_atomic_swap_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ptrdiff_atomic_swap_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_float_atomic_swap_nbi(shmem_ctx_t ctx, float *fetch, float *dest, float value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_double_atomic_swap_nbi(shmem_ctx_t ctx, double *fetch, double *dest, double value, int pe) SHOAL_NOEXCEPT;
+void shmem_int_atomic_fetch_inc_nbi(int *fetch, int *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_long_atomic_fetch_inc_nbi(long *fetch, long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_longlong_atomic_fetch_inc_nbi(long long *fetch, long long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_atomic_fetch_inc_nbi(unsigned int *fetch, unsigned int *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_atomic_fetch_inc_nbi(unsigned long *fetch, unsigned long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_atomic_fetch_inc_nbi(unsigned long long *fetch, unsigned long long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_atomic_fetch_inc_nbi(int32_t *fetch, int32_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_atomic_fetch_inc_nbi(int64_t *fetch, int64_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_atomic_fetch_inc_nbi(uint32_t *fetch, uint32_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_atomic_fetch_inc_nbi(uint64_t *fetch, uint64_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_size_atomic_fetch_inc_nbi(size_t *fetch, size_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_atomic_fetch_inc_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_long_atomic_fetch_inc_nbi(shmem_ctx_t ctx, long *fetch, long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_longlong_atomic_fetch_inc_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_atomic_fetch_inc_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_atomic_fetch_inc_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_size_atomic_fetch_inc_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ptrdiff_atomic_fetch_inc_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_int_atomic_fetch_add_nbi(int *fetch, int *dest, int value, int pe) SHOAL_NOEXCEPT;
+void shmem_long_atomic_fetch_add_nbi(long *fetch, long *dest, long value, int pe) SHOAL_NOEXCEPT;
+void shmem_longlong_atomic_fetch_add_nbi(long long *fetch, long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_atomic_fetch_add_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_atomic_fetch_add_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_atomic_fetch_add_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_atomic_fetch_add_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_atomic_fetch_add_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_atomic_fetch_add_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_atomic_fetch_add_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_size_atomic_fetch_add_nbi(size_t *fetch, size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_atomic_fetch_add_nbi(ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int_atomic_fetch_add_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_long_atomic_fetch_add_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_longlong_atomic_fetch_add_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_atomic_fetch_add_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_atomic_fetch_add_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_atomic_fetch_add_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_atomic_fetch_add_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_size_atomic_fetch_add_nbi(shmem_ctx_t ctx, size_t *fetch, size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ptrdiff_atomic_fetch_add_nbi(shmem_ctx_t ctx, ptrdiff_t *fetch, ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_atomic_fetch_and_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_atomic_fetch_and_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_atomic_fetch_and_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_atomic_fetch_and_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_atomic_fetch_and_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_atomic_fetch_and_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_atomic_fetch_and_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_atomic_fetch_and_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_atomic_fetch_and_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_atomic_fetch_and_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_atomic_fetch_and_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_atomic_fetch_or_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_atomic_fetch_or_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_atomic_fetch_or_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_atomic_fetch_or_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_atomic_fetch_or_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_atomic_fetch_or_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_atomic_fetch_or_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_atomic_fetch_or_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_atomic_fetch_or_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_atomic_fetch_or_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_atomic_fetch_or_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_atomic_fetch_xor_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_atomic_fetch_xor_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_atomic_fetch_xor_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_atomic_fetch_xor_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_atomic_fetch_xor_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_atomic_fetch_xor_nbi(uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_atomic_fetch_xor_nbi(uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+
 /* ---- Collective routines: world barrier and sync --------------------------------------------- */
 
 /* Barrier and sync over all PEs */
@@ -1194,6 +1711,514 @@ void shoal_c11_generic_type_error(void);
         unsigned long *: shmem_ulong_get_nbi, \
         unsigned long long *: shmem_ulonglong_get_nbi)(__VA_ARGS__)
 
+/* shmem_atomic_fetch(source, pe) and shmem_atomic_fetch(ctx, source, pe) */
+#define shmem_atomic_fetch(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int *: shmem_ctx_int_atomic_fetch, \
+            const int *: shmem_ctx_int_atomic_fetch, \
+            long *: shmem_ctx_long_atomic_fetch, \
+            const long *: shmem_ctx_long_atomic_fetch, \
+            long long *: shmem_ctx_longlong_atomic_fetch, \
+            const long long *: shmem_ctx_longlong_atomic_fetch, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch, \
+            const unsigned int *: shmem_ctx_uint_atomic_fetch, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch, \
+            const unsigned long *: shmem_ctx_ulong_atomic_fetch, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch, \
+            const unsigned long long *: shmem_ctx_ulonglong_atomic_fetch, \
+            float *: shmem_ctx_float_atomic_fetch, \
+            const float *: shmem_ctx_float_atomic_fetch, \
+            double *: shmem_ctx_double_atomic_fetch, \
+            const double *: shmem_ctx_double_atomic_fetch, \
+            default: shoal_c11_generic_type_error), \
+        int *: shmem_int_atomic_fetch, \
+        const int *: shmem_int_atomic_fetch, \
+        long *: shmem_long_atomic_fetch, \
+        const long *: shmem_long_atomic_fetch, \
+        long long *: shmem_longlong_atomic_fetch, \
+        const long long *: shmem_longlong_atomic_fetch, \
+        unsigned int *: shmem_uint_atomic_fetch, \
+        const unsigned int *: shmem_uint_atomic_fetch, \
+        unsigned long *: shmem_ulong_atomic_fetch, \
+        const unsigned long *: shmem_ulong_atomic_fetch, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch, \
+        const unsigned long long *: shmem_ulonglong_atomic_fetch, \
+        float *: shmem_float_atomic_fetch, \
+        const float *: shmem_float_atomic_fetch, \
+        double *: shmem_double_atomic_fetch, \
+        const double *: shmem_double_atomic_fetch)(__VA_ARGS__)
+
+/* shmem_atomic_set(dest, value, pe) and shmem_atomic_set(ctx, dest, value, pe) */
+#define shmem_atomic_set(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int *: shmem_ctx_int_atomic_set, \
+            long *: shmem_ctx_long_atomic_set, \
+            long long *: shmem_ctx_longlong_atomic_set, \
+            unsigned int *: shmem_ctx_uint_atomic_set, \
+            unsigned long *: shmem_ctx_ulong_atomic_set, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_set, \
+            float *: shmem_ctx_float_atomic_set, \
+            double *: shmem_ctx_double_atomic_set, \
+            default: shoal_c11_generic_type_error), \
+        int *: shmem_int_atomic_set, \
+        long *: shmem_long_atomic_set, \
+        long long *: shmem_longlong_atomic_set, \
+        unsigned int *: shmem_uint_atomic_set, \
+        unsigned long *: shmem_ulong_atomic_set, \
+        unsigned long long *: shmem_ulonglong_atomic_set, \
+        float *: shmem_float_atomic_set, \
+        double *: shmem_double_atomic_set)(__VA_ARGS__)
+
+/* shmem_atomic_compare_swap(dest, cond, value, pe) and shmem_atomic_compare_swap(ctx, dest, cond, value, pe) */
+#define shmem_atomic_compare_swap(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int *: shmem_ctx_int_atomic_compare_swap, \
+            long *: shmem_ctx_long_atomic_compare_swap, \
+            long long *: shmem_ctx_longlong_atomic_compare_swap, \
+            unsigned int *: shmem_ctx_uint_atomic_compare_swap, \
+            unsigned long *: shmem_ctx_ulong_atomic_compare_swap, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_compare_swap, \
+            default: shoal_c11_generic_type_error), \
+        int *: shmem_int_atomic_compare_swap, \
+        long *: shmem_long_atomic_compare_swap, \
+        long long *: shmem_longlong_atomic_compare_swap, \
+        unsigned int *: shmem_uint_atomic_compare_swap, \
+        unsigned long *: shmem_ulong_atomic_compare_swap, \
+        unsigned long long *: shmem_ulonglong_atomic_compare_swap)(__VA_ARGS__)
+
+/* shmem_atomic_swap(dest, value, pe) and shmem_atomic_swap(ctx, dest, value, pe) */
+#define shmem_atomic_swap(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int *: shmem_ctx_int_atomic_swap, \
+            long *: shmem_ctx_long_atomic_swap, \
+            long long *: shmem_ctx_longlong_atomic_swap, \
+            unsigned int *: shmem_ctx_uint_atomic_swap, \
+            unsigned long *: shmem_ctx_ulong_atomic_swap, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_swap, \
+            float *: shmem_ctx_float_atomic_swap, \
+            double *: shmem_ctx_double_atomic_swap, \
+            default: shoal_c11_generic_type_error), \
+        int *: shmem_int_atomic_swap, \
+        long *: shmem_long_atomic_swap, \
+        long long *: shmem_longlong_atomic_swap, \
+        unsigned int *: shmem_uint_atomic_swap, \
+        unsigned long *: shmem_ulong_atomic_swap, \
+        unsigned long long *: shmem_ulonglong_atomic_swap, \
+        float *: shmem_float_atomic_swap, \
+        double *: shmem_double_atomic_swap)(__VA_ARGS__)
+
+/* shmem_atomic_fetch_inc(dest, pe) and shmem_atomic_fetch_inc(ctx, dest, pe) */
+#define shmem_atomic_fetch_inc(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int *: shmem_ctx_int_atomic_fetch_inc, \
+            long *: shmem_ctx_long_atomic_fetch_inc, \
+            long long *: shmem_ctx_longlong_atomic_fetch_inc, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_inc, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_inc, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_inc, \
+            default: shoal_c11_generic_type_error), \
+        int *: shmem_int_atomic_fetch_inc, \
+        long *: shmem_long_atomic_fetch_inc, \
+        long long *: shmem_longlong_atomic_fetch_inc, \
+        unsigned int *: shmem_uint_atomic_fetch_inc, \
+        unsigned long *: shmem_ulong_atomic_fetch_inc, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_inc)(__VA_ARGS__)
+
+/* shmem_atomic_inc(dest, pe) and shmem_atomic_inc(ctx, dest, pe) */
+#define shmem_atomic_inc(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int *: shmem_ctx_int_atomic_inc, \
+            long *: shmem_ctx_long_atomic_inc, \
+            long long *: shmem_ctx_longlong_atomic_inc, \
+            unsigned int *: shmem_ctx_uint_atomic_inc, \
+            unsigned long *: shmem_ctx_ulong_atomic_inc, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_inc, \
+            default: shoal_c11_generic_type_error), \
+        int *: shmem_int_atomic_inc, \
+        long *: shmem_long_atomic_inc, \
+        long long *: shmem_longlong_atomic_inc, \
+        unsigned int *: shmem_uint_atomic_inc, \
+        unsigned long *: shmem_ulong_atomic_inc, \
+        unsigned long long *: shmem_ulonglong_atomic_inc)(__VA_ARGS__)
+
+/* shmem_atomic_fetch_add(dest, value, pe) and shmem_atomic_fetch_add(ctx, dest, value, pe) */
+#define shmem_atomic_fetch_add(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int *: shmem_ctx_int_atomic_fetch_add, \
+            long *: shmem_ctx_long_atomic_fetch_add, \
+            long long *: shmem_ctx_longlong_atomic_fetch_add, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_add, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_add, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_add, \
+            default: shoal_c11_generic_type_error), \
+        int *: shmem_int_atomic_fetch_add, \
+        long *: shmem_long_atomic_fetch_add, \
+        long long *: shmem_longlong_atomic_fetch_add, \
+        unsigned int *: shmem_uint_atomic_fetch_add, \
+        unsigned long *: shmem_ulong_atomic_fetch_add, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_add)(__VA_ARGS__)
+
+/* shmem_atomic_add(dest, value, pe) and shmem_atomic_add(ctx, dest, value, pe) */
+#define shmem_atomic_add(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int *: shmem_ctx_int_atomic_add, \
+            long *: shmem_ctx_long_atomic_add, \
+            long long *: shmem_ctx_longlong_atomic_add, \
+            unsigned int *: shmem_ctx_uint_atomic_add, \
+            unsigned long *: shmem_ctx_ulong_atomic_add, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_add, \
+            default: shoal_c11_generic_type_error), \
+        int *: shmem_int_atomic_add, \
+        long *: shmem_long_atomic_add, \
+        long long *: shmem_longlong_atomic_add, \
+        unsigned int *: shmem_uint_atomic_add, \
+        unsigned long *: shmem_ulong_atomic_add, \
+        unsigned long long *: shmem_ulonglong_atomic_add)(__VA_ARGS__)
+
+/* shmem_atomic_fetch_and(dest, value, pe) and shmem_atomic_fetch_and(ctx, dest, value, pe) */
+#define shmem_atomic_fetch_and(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_and, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_and, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_and, \
+            default: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+                int32_t *: shmem_ctx_int32_atomic_fetch_and, \
+                int64_t *: shmem_ctx_int64_atomic_fetch_and, \
+                default: shoal_c11_generic_type_error)), \
+        unsigned int *: shmem_uint_atomic_fetch_and, \
+        unsigned long *: shmem_ulong_atomic_fetch_and, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_and, \
+        default: _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+            int32_t *: shmem_int32_atomic_fetch_and, \
+            int64_t *: shmem_int64_atomic_fetch_and, \
+            default: shoal_c11_generic_type_error))(__VA_ARGS__)
+
+/* shmem_atomic_fetch_or(dest, value, pe) and shmem_atomic_fetch_or(ctx, dest, value, pe) */
+#define shmem_atomic_fetch_or(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_or, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_or, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_or, \
+            default: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+                int32_t *: shmem_ctx_int32_atomic_fetch_or, \
+                int64_t *: shmem_ctx_int64_atomic_fetch_or, \
+                default: shoal_c11_generic_type_error)), \
+        unsigned int *: shmem_uint_atomic_fetch_or, \
+        unsigned long *: shmem_ulong_atomic_fetch_or, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_or, \
+        default: _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+            int32_t *: shmem_int32_atomic_fetch_or, \
+            int64_t *: shmem_int64_atomic_fetch_or, \
+            default: shoal_c11_generic_type_error))(__VA_ARGS__)
+
+/* shmem_atomic_fetch_xor(dest, value, pe) and shmem_atomic_fetch_xor(ctx, dest, value, pe) */
+#define shmem_atomic_fetch_xor(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_xor, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_xor, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_xor, \
+            default: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+                int32_t *: shmem_ctx_int32_atomic_fetch_xor, \
+                int64_t *: shmem_ctx_int64_atomic_fetch_xor, \
+                default: shoal_c11_generic_type_error)), \
+        unsigned int *: shmem_uint_atomic_fetch_xor, \
+        unsigned long *: shmem_ulong_atomic_fetch_xor, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_xor, \
+        default: _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+            int32_t *: shmem_int32_atomic_fetch_xor, \
+            int64_t *: shmem_int64_atomic_fetch_xor, \
+            default: shoal_c11_generic_type_error))(__VA_ARGS__)
+
+/* shmem_atomic_and(dest, value, pe) and shmem_atomic_and(ctx, dest, value, pe) */
+#define shmem_atomic_and(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            unsigned int *: shmem_ctx_uint_atomic_and, \
+            unsigned long *: shmem_ctx_ulong_atomic_and, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_and, \
+            default: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+                int32_t *: shmem_ctx_int32_atomic_and, \
+                int64_t *: shmem_ctx_int64_atomic_and, \
+                default: shoal_c11_generic_type_error)), \
+        unsigned int *: shmem_uint_atomic_and, \
+        unsigned long *: shmem_ulong_atomic_and, \
+        unsigned long long *: shmem_ulonglong_atomic_and, \
+        default: _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+            int32_t *: shmem_int32_atomic_and, \
+            int64_t *: shmem_int64_atomic_and, \
+            default: shoal_c11_generic_type_error))(__VA_ARGS__)
+
+/* shmem_atomic_or(dest, value, pe) and shmem_atomic_or(ctx, dest, value, pe) */
+#define shmem_atomic_or(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            unsigned int *: shmem_ctx_uint_atomic_or, \
+            unsigned long *: shmem_ctx_ulong_atomic_or, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_or, \
+            default: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+                int32_t *: shmem_ctx_int32_atomic_or, \
+                int64_t *: shmem_ctx_int64_atomic_or, \
+                default: shoal_c11_generic_type_error)), \
+        unsigned int *: shmem_uint_atomic_or, \
+        unsigned long *: shmem_ulong_atomic_or, \
+        unsigned long long *: shmem_ulonglong_atomic_or, \
+        default: _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+            int32_t *: shmem_int32_atomic_or, \
+            int64_t *: shmem_int64_atomic_or, \
+            default: shoal_c11_generic_type_error))(__VA_ARGS__)
+
+/* shmem_atomic_xor(dest, value, pe) and shmem_atomic_xor(ctx, dest, value, pe) */
+#define shmem_atomic_xor(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            unsigned int *: shmem_ctx_uint_atomic_xor, \
+            unsigned long *: shmem_ctx_ulong_atomic_xor, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_xor, \
+            default: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+                int32_t *: shmem_ctx_int32_atomic_xor, \
+                int64_t *: shmem_ctx_int64_atomic_xor, \
+                default: shoal_c11_generic_type_error)), \
+        unsigned int *: shmem_uint_atomic_xor, \
+        unsigned long *: shmem_ulong_atomic_xor, \
+        unsigned long long *: shmem_ulonglong_atomic_xor, \
+        default: _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+            int32_t *: shmem_int32_atomic_xor, \
+            int64_t *: shmem_int64_atomic_xor, \
+            default: shoal_c11_generic_type_error))(__VA_ARGS__)
+
+/* shmem_fetch(source, pe) */
+#define shmem_fetch(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_fetch, \
+        const int *: shmem_int_fetch, \
+        long *: shmem_long_fetch, \
+        const long *: shmem_long_fetch, \
+        long long *: shmem_longlong_fetch, \
+        const long long *: shmem_longlong_fetch, \
+        float *: shmem_float_fetch, \
+        const float *: shmem_float_fetch, \
+        double *: shmem_double_fetch, \
+        const double *: shmem_double_fetch)(__VA_ARGS__)
+
+/* shmem_set(dest, value, pe) */
+#define shmem_set(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_set, \
+        long *: shmem_long_set, \
+        long long *: shmem_longlong_set, \
+        float *: shmem_float_set, \
+        double *: shmem_double_set)(__VA_ARGS__)
+
+/* shmem_cswap(dest, cond, value, pe) */
+#define shmem_cswap(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_cswap, \
+        long *: shmem_long_cswap, \
+        long long *: shmem_longlong_cswap)(__VA_ARGS__)
+
+/* shmem_swap(dest, value, pe) */
+#define shmem_swap(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_swap, \
+        long *: shmem_long_swap, \
+        long long *: shmem_longlong_swap, \
+        float *: shmem_float_swap, \
+        double *: shmem_double_swap)(__VA_ARGS__)
+
+/* shmem_finc(dest, pe) */
+#define shmem_finc(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_finc, \
+        long *: shmem_long_finc, \
+        long long *: shmem_longlong_finc)(__VA_ARGS__)
+
+/* shmem_inc(dest, pe) */
+#define shmem_inc(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_inc, \
+        long *: shmem_long_inc, \
+        long long *: shmem_longlong_inc)(__VA_ARGS__)
+
+/* shmem_fadd(dest, value, pe) */
+#define shmem_fadd(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_fadd, \
+        long *: shmem_long_fadd, \
+        long long *: shmem_longlong_fadd)(__VA_ARGS__)
+
+/* shmem_add(dest, value, pe) */
+#define shmem_add(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_add, \
+        long *: shmem_long_add, \
+        long long *: shmem_longlong_add)(__VA_ARGS__)
+
+/* shmem_atomic_fetch_nbi(fetch, source, pe) and shmem_atomic_fetch_nbi(ctx, fetch, source, pe) */
+#define shmem_atomic_fetch_nbi(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int *: shmem_ctx_int_atomic_fetch_nbi, \
+            long *: shmem_ctx_long_atomic_fetch_nbi, \
+            long long *: shmem_ctx_longlong_atomic_fetch_nbi, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_nbi, \
+            float *: shmem_ctx_float_atomic_fetch_nbi, \
+            double *: shmem_ctx_double_atomic_fetch_nbi, \
+            default: shoal_c11_generic_type_error), \
+        int *: shmem_int_atomic_fetch_nbi, \
+        long *: shmem_long_atomic_fetch_nbi, \
+        long long *: shmem_longlong_atomic_fetch_nbi, \
+        unsigned int *: shmem_uint_atomic_fetch_nbi, \
+        unsigned long *: shmem_ulong_atomic_fetch_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_nbi, \
+        float *: shmem_float_atomic_fetch_nbi, \
+        double *: shmem_double_atomic_fetch_nbi)(__VA_ARGS__)
+
+/* shmem_atomic_compare_swap_nbi(fetch, dest, cond, value, pe) and shmem_atomic_compare_swap_nbi(ctx, fetch, dest, cond, value, pe) */
+#define shmem_atomic_compare_swap_nbi(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int *: shmem_ctx_int_atomic_compare_swap_nbi, \
+            long *: shmem_ctx_long_atomic_compare_swap_nbi, \
+            long long *: shmem_ctx_longlong_atomic_compare_swap_nbi, \
+            unsigned int *: shmem_ctx_uint_atomic_compare_swap_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_compare_swap_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_compare_swap_nbi, \
+            default: shoal_c11_generic_type_error), \
+        int *: shmem_int_atomic_compare_swap_nbi, \
+        long *: shmem_long_atomic_compare_swap_nbi, \
+        long long *: shmem_longlong_atomic_compare_swap_nbi, \
+        unsigned int *: shmem_uint_atomic_compare_swap_nbi, \
+        unsigned long *: shmem_ulong_atomic_compare_swap_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_compare_swap_nbi)(__VA_ARGS__)
+
+/* shmem_atomic_swap_nbi(fetch, dest, value, pe) and shmem_atomic_swap_nbi(ctx, fetch, dest, value, pe) */
+#define shmem_atomic_swap_nbi(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int *: shmem_ctx_int_atomic_swap_nbi, \
+            long *: shmem_ctx_long_atomic_swap_nbi, \
+            long long *: shmem_ctx_longlong_atomic_swap_nbi, \
+            unsigned int *: shmem_ctx_uint_atomic_swap_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_swap_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_swap_nbi, \
+            float *: shmem_ctx_float_atomic_swap_nbi, \
+            double *: shmem_ctx_double_atomic_swap_nbi, \
+            default: shoal_c11_generic_type_error), \
+        int *: shmem_int_atomic_swap_nbi, \
+        long *: shmem_long_atomic_swap_nbi, \
+        long long *: shmem_longlong_atomic_swap_nbi, \
+        unsigned int *: shmem_uint_atomic_swap_nbi, \
+        unsigned long *: shmem_ulong_atomic_swap_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_swap_nbi, \
+        float *: shmem_float_atomic_swap_nbi, \
+        double *: shmem_double_atomic_swap_nbi)(__VA_ARGS__)
+
+/* shmem_atomic_fetch_inc_nbi(fetch, dest, pe) and shmem_atomic_fetch_inc_nbi(ctx, fetch, dest, pe) */
+#define shmem_atomic_fetch_inc_nbi(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int *: shmem_ctx_int_atomic_fetch_inc_nbi, \
+            long *: shmem_ctx_long_atomic_fetch_inc_nbi, \
+            long long *: shmem_ctx_longlong_atomic_fetch_inc_nbi, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_inc_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_inc_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_inc_nbi, \
+            default: shoal_c11_generic_type_error), \
+        int *: shmem_int_atomic_fetch_inc_nbi, \
+        long *: shmem_long_atomic_fetch_inc_nbi, \
+        long long *: shmem_longlong_atomic_fetch_inc_nbi, \
+        unsigned int *: shmem_uint_atomic_fetch_inc_nbi, \
+        unsigned long *: shmem_ulong_atomic_fetch_inc_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_inc_nbi)(__VA_ARGS__)
+
+/* shmem_atomic_fetch_add_nbi(fetch, dest, value, pe) and shmem_atomic_fetch_add_nbi(ctx, fetch, dest, value, pe) */
+#define shmem_atomic_fetch_add_nbi(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int *: shmem_ctx_int_atomic_fetch_add_nbi, \
+            long *: shmem_ctx_long_atomic_fetch_add_nbi, \
+            long long *: shmem_ctx_longlong_atomic_fetch_add_nbi, \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_add_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_add_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_add_nbi, \
+            default: shoal_c11_generic_type_error), \
+        int *: shmem_int_atomic_fetch_add_nbi, \
+        long *: shmem_long_atomic_fetch_add_nbi, \
+        long long *: shmem_longlong_atomic_fetch_add_nbi, \
+        unsigned int *: shmem_uint_atomic_fetch_add_nbi, \
+        unsigned long *: shmem_ulong_atomic_fetch_add_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_add_nbi)(__VA_ARGS__)
+
+/* shmem_atomic_fetch_and_nbi(fetch, dest, value, pe) and shmem_atomic_fetch_and_nbi(ctx, fetch, dest, value, pe) */
+#define shmem_atomic_fetch_and_nbi(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_and_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_and_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_and_nbi, \
+            default: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+                int32_t *: shmem_ctx_int32_atomic_fetch_and_nbi, \
+                int64_t *: shmem_ctx_int64_atomic_fetch_and_nbi, \
+                default: shoal_c11_generic_type_error)), \
+        unsigned int *: shmem_uint_atomic_fetch_and_nbi, \
+        unsigned long *: shmem_ulong_atomic_fetch_and_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_and_nbi, \
+        default: _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+            int32_t *: shmem_int32_atomic_fetch_and_nbi, \
+            int64_t *: shmem_int64_atomic_fetch_and_nbi, \
+            default: shoal_c11_generic_type_error))(__VA_ARGS__)
+
+/* shmem_atomic_fetch_or_nbi(fetch, dest, value, pe) and shmem_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe) */
+#define shmem_atomic_fetch_or_nbi(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_or_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_or_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_or_nbi, \
+            default: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+                int32_t *: shmem_ctx_int32_atomic_fetch_or_nbi, \
+                int64_t *: shmem_ctx_int64_atomic_fetch_or_nbi, \
+                default: shoal_c11_generic_type_error)), \
+        unsigned int *: shmem_uint_atomic_fetch_or_nbi, \
+        unsigned long *: shmem_ulong_atomic_fetch_or_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_or_nbi, \
+        default: _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+            int32_t *: shmem_int32_atomic_fetch_or_nbi, \
+            int64_t *: shmem_int64_atomic_fetch_or_nbi, \
+            default: shoal_c11_generic_type_error))(__VA_ARGS__)
+
+/* shmem_atomic_fetch_xor_nbi(fetch, dest, value, pe) and shmem_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe) */
+#define shmem_atomic_fetch_xor_nbi(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            unsigned int *: shmem_ctx_uint_atomic_fetch_xor_nbi, \
+            unsigned long *: shmem_ctx_ulong_atomic_fetch_xor_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_atomic_fetch_xor_nbi, \
+            default: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+                int32_t *: shmem_ctx_int32_atomic_fetch_xor_nbi, \
+                int64_t *: shmem_ctx_int64_atomic_fetch_xor_nbi, \
+                default: shoal_c11_generic_type_error)), \
+        unsigned int *: shmem_uint_atomic_fetch_xor_nbi, \
+        unsigned long *: shmem_ulong_atomic_fetch_xor_nbi, \
+        unsigned long long *: shmem_ulonglong_atomic_fetch_xor_nbi, \
+        default: _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+            int32_t *: shmem_int32_atomic_fetch_xor_nbi, \
+            int64_t *: shmem_int64_atomic_fetch_xor_nbi, \
+            default: shoal_c11_generic_type_error))(__VA_ARGS__)
+
 #endif /* C11 */
 
 /* ---- C++ overloads of the type-generic interfaces -------------------------------------------- */
@@ -1499,6 +2524,361 @@ inline void shmem_get_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned 
 inline void shmem_get_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_get_nbi(ctx, dest, source, nelems, pe); }
 inline void shmem_get_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_get_nbi(ctx, dest, source, nelems, pe); }
 inline void shmem_get_nbi(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_get_nbi(ctx, dest, source, nelems, pe); }
+
+/* shmem_atomic_fetch */
+inline int shmem_atomic_fetch(const int *source, int pe) SHOAL_NOEXCEPT { return shmem_int_atomic_fetch(source, pe); }
+inline long shmem_atomic_fetch(const long *source, int pe) SHOAL_NOEXCEPT { return shmem_long_atomic_fetch(source, pe); }
+inline long long shmem_atomic_fetch(const long long *source, int pe) SHOAL_NOEXCEPT { return shmem_longlong_atomic_fetch(source, pe); }
+inline unsigned int shmem_atomic_fetch(const unsigned int *source, int pe) SHOAL_NOEXCEPT { return shmem_uint_atomic_fetch(source, pe); }
+inline unsigned long shmem_atomic_fetch(const unsigned long *source, int pe) SHOAL_NOEXCEPT { return shmem_ulong_atomic_fetch(source, pe); }
+inline unsigned long long shmem_atomic_fetch(const unsigned long long *source, int pe) SHOAL_NOEXCEPT { return shmem_ulonglong_atomic_fetch(source, pe); }
+inline float shmem_atomic_fetch(const float *source, int pe) SHOAL_NOEXCEPT { return shmem_float_atomic_fetch(source, pe); }
+inline double shmem_atomic_fetch(const double *source, int pe) SHOAL_NOEXCEPT { return shmem_double_atomic_fetch(source, pe); }
+inline int shmem_atomic_fetch(shmem_ctx_t ctx, const int *source, int pe) SHOAL_NOEXCEPT { return shmem_ctx_int_atomic_fetch(ctx, source, pe); }
+inline long shmem_atomic_fetch(shmem_ctx_t ctx, const long *source, int pe) SHOAL_NOEXCEPT { return shmem_ctx_long_atomic_fetch(ctx, source, pe); }
+inline long long shmem_atomic_fetch(shmem_ctx_t ctx, const long long *source, int pe) SHOAL_NOEXCEPT { return shmem_ctx_longlong_atomic_fetch(ctx, source, pe); }
+inline unsigned int shmem_atomic_fetch(shmem_ctx_t ctx, const unsigned int *source, int pe) SHOAL_NOEXCEPT { return shmem_ctx_uint_atomic_fetch(ctx, source, pe); }
+inline unsigned long shmem_atomic_fetch(shmem_ctx_t ctx, const unsigned long *source, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulong_atomic_fetch(ctx, source, pe); }
+inline unsigned long long shmem_atomic_fetch(shmem_ctx_t ctx, const unsigned long long *source, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulonglong_atomic_fetch(ctx, source, pe); }
+inline float shmem_atomic_fetch(shmem_ctx_t ctx, const float *source, int pe) SHOAL_NOEXCEPT { return shmem_ctx_float_atomic_fetch(ctx, source, pe); }
+inline double shmem_atomic_fetch(shmem_ctx_t ctx, const double *source, int pe) SHOAL_NOEXCEPT { return shmem_ctx_double_atomic_fetch(ctx, source, pe); }
+
+/* shmem_atomic_set */
+inline void shmem_atomic_set(int *dest, int value, int pe) SHOAL_NOEXCEPT { shmem_int_atomic_set(dest, value, pe); }
+inline void shmem_atomic_set(long *dest, long value, int pe) SHOAL_NOEXCEPT { shmem_long_atomic_set(dest, value, pe); }
+inline void shmem_atomic_set(long long *dest, long long value, int pe) SHOAL_NOEXCEPT { shmem_longlong_atomic_set(dest, value, pe); }
+inline void shmem_atomic_set(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_uint_atomic_set(dest, value, pe); }
+inline void shmem_atomic_set(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ulong_atomic_set(dest, value, pe); }
+inline void shmem_atomic_set(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_atomic_set(dest, value, pe); }
+inline void shmem_atomic_set(float *dest, float value, int pe) SHOAL_NOEXCEPT { shmem_float_atomic_set(dest, value, pe); }
+inline void shmem_atomic_set(double *dest, double value, int pe) SHOAL_NOEXCEPT { shmem_double_atomic_set(dest, value, pe); }
+inline void shmem_atomic_set(shmem_ctx_t ctx, int *dest, int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int_atomic_set(ctx, dest, value, pe); }
+inline void shmem_atomic_set(shmem_ctx_t ctx, long *dest, long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_long_atomic_set(ctx, dest, value, pe); }
+inline void shmem_atomic_set(shmem_ctx_t ctx, long long *dest, long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_longlong_atomic_set(ctx, dest, value, pe); }
+inline void shmem_atomic_set(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_atomic_set(ctx, dest, value, pe); }
+inline void shmem_atomic_set(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_atomic_set(ctx, dest, value, pe); }
+inline void shmem_atomic_set(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_set(ctx, dest, value, pe); }
+inline void shmem_atomic_set(shmem_ctx_t ctx, float *dest, float value, int pe) SHOAL_NOEXCEPT { shmem_ctx_float_atomic_set(ctx, dest, value, pe); }
+inline void shmem_atomic_set(shmem_ctx_t ctx, double *dest, double value, int pe) SHOAL_NOEXCEPT { shmem_ctx_double_atomic_set(ctx, dest, value, pe); }
+
+/* shmem_atomic_compare_swap */
+inline int shmem_atomic_compare_swap(int *dest, int cond, int value, int pe) SHOAL_NOEXCEPT { return shmem_int_atomic_compare_swap(dest, cond, value, pe); }
+inline long shmem_atomic_compare_swap(long *dest, long cond, long value, int pe) SHOAL_NOEXCEPT { return shmem_long_atomic_compare_swap(dest, cond, value, pe); }
+inline long long shmem_atomic_compare_swap(long long *dest, long long cond, long long value, int pe) SHOAL_NOEXCEPT { return shmem_longlong_atomic_compare_swap(dest, cond, value, pe); }
+inline unsigned int shmem_atomic_compare_swap(unsigned int *dest, unsigned int cond, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_uint_atomic_compare_swap(dest, cond, value, pe); }
+inline unsigned long shmem_atomic_compare_swap(unsigned long *dest, unsigned long cond, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ulong_atomic_compare_swap(dest, cond, value, pe); }
+inline unsigned long long shmem_atomic_compare_swap(unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ulonglong_atomic_compare_swap(dest, cond, value, pe); }
+inline int shmem_atomic_compare_swap(shmem_ctx_t ctx, int *dest, int cond, int value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_int_atomic_compare_swap(ctx, dest, cond, value, pe); }
+inline long shmem_atomic_compare_swap(shmem_ctx_t ctx, long *dest, long cond, long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_long_atomic_compare_swap(ctx, dest, cond, value, pe); }
+inline long long shmem_atomic_compare_swap(shmem_ctx_t ctx, long long *dest, long long cond, long long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_longlong_atomic_compare_swap(ctx, dest, cond, value, pe); }
+inline unsigned int shmem_atomic_compare_swap(shmem_ctx_t ctx, unsigned int *dest, unsigned int cond, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_uint_atomic_compare_swap(ctx, dest, cond, value, pe); }
+inline unsigned long shmem_atomic_compare_swap(shmem_ctx_t ctx, unsigned long *dest, unsigned long cond, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulong_atomic_compare_swap(ctx, dest, cond, value, pe); }
+inline unsigned long long shmem_atomic_compare_swap(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulonglong_atomic_compare_swap(ctx, dest, cond, value, pe); }
+
+/* shmem_atomic_swap */
+inline int shmem_atomic_swap(int *dest, int value, int pe) SHOAL_NOEXCEPT { return shmem_int_atomic_swap(dest, value, pe); }
+inline long shmem_atomic_swap(long *dest, long value, int pe) SHOAL_NOEXCEPT { return shmem_long_atomic_swap(dest, value, pe); }
+inline long long shmem_atomic_swap(long long *dest, long long value, int pe) SHOAL_NOEXCEPT { return shmem_longlong_atomic_swap(dest, value, pe); }
+inline unsigned int shmem_atomic_swap(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_uint_atomic_swap(dest, value, pe); }
+inline unsigned long shmem_atomic_swap(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ulong_atomic_swap(dest, value, pe); }
+inline unsigned long long shmem_atomic_swap(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ulonglong_atomic_swap(dest, value, pe); }
+inline float shmem_atomic_swap(float *dest, float value, int pe) SHOAL_NOEXCEPT { return shmem_float_atomic_swap(dest, value, pe); }
+inline double shmem_atomic_swap(double *dest, double value, int pe) SHOAL_NOEXCEPT { return shmem_double_atomic_swap(dest, value, pe); }
+inline int shmem_atomic_swap(shmem_ctx_t ctx, int *dest, int value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_int_atomic_swap(ctx, dest, value, pe); }
+inline long shmem_atomic_swap(shmem_ctx_t ctx, long *dest, long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_long_atomic_swap(ctx, dest, value, pe); }
+inline long long shmem_atomic_swap(shmem_ctx_t ctx, long long *dest, long long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_longlong_atomic_swap(ctx, dest, value, pe); }
+inline unsigned int shmem_atomic_swap(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_uint_atomic_swap(ctx, dest, value, pe); }
+inline unsigned long shmem_atomic_swap(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulong_atomic_swap(ctx, dest, value, pe); }
+inline unsigned long long shmem_atomic_swap(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulonglong_atomic_swap(ctx, dest, value, pe); }
+inline float shmem_atomic_swap(shmem_ctx_t ctx, float *dest, float value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_float_atomic_swap(ctx, dest, value, pe); }
+inline double shmem_atomic_swap(shmem_ctx_t ctx, double *dest, double value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_double_atomic_swap(ctx, dest, value, pe); }
+
+/* shmem_atomic_fetch_inc */
+inline int shmem_atomic_fetch_inc(int *dest, int pe) SHOAL_NOEXCEPT { return shmem_int_atomic_fetch_inc(dest, pe); }
+inline long shmem_atomic_fetch_inc(long *dest, int pe) SHOAL_NOEXCEPT { return shmem_long_atomic_fetch_inc(dest, pe); }
+inline long long shmem_atomic_fetch_inc(long long *dest, int pe) SHOAL_NOEXCEPT { return shmem_longlong_atomic_fetch_inc(dest, pe); }
+inline unsigned int shmem_atomic_fetch_inc(unsigned int *dest, int pe) SHOAL_NOEXCEPT { return shmem_uint_atomic_fetch_inc(dest, pe); }
+inline unsigned long shmem_atomic_fetch_inc(unsigned long *dest, int pe) SHOAL_NOEXCEPT { return shmem_ulong_atomic_fetch_inc(dest, pe); }
+inline unsigned long long shmem_atomic_fetch_inc(unsigned long long *dest, int pe) SHOAL_NOEXCEPT { return shmem_ulonglong_atomic_fetch_inc(dest, pe); }
+inline int shmem_atomic_fetch_inc(shmem_ctx_t ctx, int *dest, int pe) SHOAL_NOEXCEPT { return shmem_ctx_int_atomic_fetch_inc(ctx, dest, pe); }
+inline long shmem_atomic_fetch_inc(shmem_ctx_t ctx, long *dest, int pe) SHOAL_NOEXCEPT { return shmem_ctx_long_atomic_fetch_inc(ctx, dest, pe); }
+inline long long shmem_atomic_fetch_inc(shmem_ctx_t ctx, long long *dest, int pe) SHOAL_NOEXCEPT { return shmem_ctx_longlong_atomic_fetch_inc(ctx, dest, pe); }
+inline unsigned int shmem_atomic_fetch_inc(shmem_ctx_t ctx, unsigned int *dest, int pe) SHOAL_NOEXCEPT { return shmem_ctx_uint_atomic_fetch_inc(ctx, dest, pe); }
+inline unsigned long shmem_atomic_fetch_inc(shmem_ctx_t ctx, unsigned long *dest, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulong_atomic_fetch_inc(ctx, dest, pe); }
+inline unsigned long long shmem_atomic_fetch_inc(shmem_ctx_t ctx, unsigned long long *dest, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulonglong_atomic_fetch_inc(ctx, dest, pe); }
+
+/* shmem_atomic_inc */
+inline void shmem_atomic_inc(int *dest, int pe) SHOAL_NOEXCEPT { shmem_int_atomic_inc(dest, pe); }
+inline void shmem_atomic_inc(long *dest, int pe) SHOAL_NOEXCEPT { shmem_long_atomic_inc(dest, pe); }
+inline void shmem_atomic_inc(long long *dest, int pe) SHOAL_NOEXCEPT { shmem_longlong_atomic_inc(dest, pe); }
+inline void shmem_atomic_inc(unsigned int *dest, int pe) SHOAL_NOEXCEPT { shmem_uint_atomic_inc(dest, pe); }
+inline void shmem_atomic_inc(unsigned long *dest, int pe) SHOAL_NOEXCEPT { shmem_ulong_atomic_inc(dest, pe); }
+inline void shmem_atomic_inc(unsigned long long *dest, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_atomic_inc(dest, pe); }
+inline void shmem_atomic_inc(shmem_ctx_t ctx, int *dest, int pe) SHOAL_NOEXCEPT { shmem_ctx_int_atomic_inc(ctx, dest, pe); }
+inline void shmem_atomic_inc(shmem_ctx_t ctx, long *dest, int pe) SHOAL_NOEXCEPT { shmem_ctx_long_atomic_inc(ctx, dest, pe); }
+inline void shmem_atomic_inc(shmem_ctx_t ctx, long long *dest, int pe) SHOAL_NOEXCEPT { shmem_ctx_longlong_atomic_inc(ctx, dest, pe); }
+inline void shmem_atomic_inc(shmem_ctx_t ctx, unsigned int *dest, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_atomic_inc(ctx, dest, pe); }
+inline void shmem_atomic_inc(shmem_ctx_t ctx, unsigned long *dest, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_atomic_inc(ctx, dest, pe); }
+inline void shmem_atomic_inc(shmem_ctx_t ctx, unsigned long long *dest, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_inc(ctx, dest, pe); }
+
+/* shmem_atomic_fetch_add */
+inline int shmem_atomic_fetch_add(int *dest, int value, int pe) SHOAL_NOEXCEPT { return shmem_int_atomic_fetch_add(dest, value, pe); }
+inline long shmem_atomic_fetch_add(long *dest, long value, int pe) SHOAL_NOEXCEPT { return shmem_long_atomic_fetch_add(dest, value, pe); }
+inline long long shmem_atomic_fetch_add(long long *dest, long long value, int pe) SHOAL_NOEXCEPT { return shmem_longlong_atomic_fetch_add(dest, value, pe); }
+inline unsigned int shmem_atomic_fetch_add(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_uint_atomic_fetch_add(dest, value, pe); }
+inline unsigned long shmem_atomic_fetch_add(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ulong_atomic_fetch_add(dest, value, pe); }
+inline unsigned long long shmem_atomic_fetch_add(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ulonglong_atomic_fetch_add(dest, value, pe); }
+inline int shmem_atomic_fetch_add(shmem_ctx_t ctx, int *dest, int value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_int_atomic_fetch_add(ctx, dest, value, pe); }
+inline long shmem_atomic_fetch_add(shmem_ctx_t ctx, long *dest, long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_long_atomic_fetch_add(ctx, dest, value, pe); }
+inline long long shmem_atomic_fetch_add(shmem_ctx_t ctx, long long *dest, long long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_longlong_atomic_fetch_add(ctx, dest, value, pe); }
+inline unsigned int shmem_atomic_fetch_add(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_uint_atomic_fetch_add(ctx, dest, value, pe); }
+inline unsigned long shmem_atomic_fetch_add(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulong_atomic_fetch_add(ctx, dest, value, pe); }
+inline unsigned long long shmem_atomic_fetch_add(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulonglong_atomic_fetch_add(ctx, dest, value, pe); }
+
+/* shmem_atomic_add */
+inline void shmem_atomic_add(int *dest, int value, int pe) SHOAL_NOEXCEPT { shmem_int_atomic_add(dest, value, pe); }
+inline void shmem_atomic_add(long *dest, long value, int pe) SHOAL_NOEXCEPT { shmem_long_atomic_add(dest, value, pe); }
+inline void shmem_atomic_add(long long *dest, long long value, int pe) SHOAL_NOEXCEPT { shmem_longlong_atomic_add(dest, value, pe); }
+inline void shmem_atomic_add(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_uint_atomic_add(dest, value, pe); }
+inline void shmem_atomic_add(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ulong_atomic_add(dest, value, pe); }
+inline void shmem_atomic_add(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_atomic_add(dest, value, pe); }
+inline void shmem_atomic_add(shmem_ctx_t ctx, int *dest, int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int_atomic_add(ctx, dest, value, pe); }
+inline void shmem_atomic_add(shmem_ctx_t ctx, long *dest, long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_long_atomic_add(ctx, dest, value, pe); }
+inline void shmem_atomic_add(shmem_ctx_t ctx, long long *dest, long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_longlong_atomic_add(ctx, dest, value, pe); }
+inline void shmem_atomic_add(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_atomic_add(ctx, dest, value, pe); }
+inline void shmem_atomic_add(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_atomic_add(ctx, dest, value, pe); }
+inline void shmem_atomic_add(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_add(ctx, dest, value, pe); }
+
+/* shmem_atomic_fetch_and */
+inline unsigned int shmem_atomic_fetch_and(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_uint_atomic_fetch_and(dest, value, pe); }
+inline unsigned long shmem_atomic_fetch_and(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ulong_atomic_fetch_and(dest, value, pe); }
+inline unsigned long long shmem_atomic_fetch_and(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ulonglong_atomic_fetch_and(dest, value, pe); }
+inline int32_t shmem_atomic_fetch_and(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { return shmem_int32_atomic_fetch_and(dest, value, pe); }
+inline int64_t shmem_atomic_fetch_and(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { return shmem_int64_atomic_fetch_and(dest, value, pe); }
+inline unsigned int shmem_atomic_fetch_and(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_uint_atomic_fetch_and(ctx, dest, value, pe); }
+inline unsigned long shmem_atomic_fetch_and(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulong_atomic_fetch_and(ctx, dest, value, pe); }
+inline unsigned long long shmem_atomic_fetch_and(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulonglong_atomic_fetch_and(ctx, dest, value, pe); }
+inline int32_t shmem_atomic_fetch_and(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_int32_atomic_fetch_and(ctx, dest, value, pe); }
+inline int64_t shmem_atomic_fetch_and(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_int64_atomic_fetch_and(ctx, dest, value, pe); }
+
+/* shmem_atomic_fetch_or */
+inline unsigned int shmem_atomic_fetch_or(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_uint_atomic_fetch_or(dest, value, pe); }
+inline unsigned long shmem_atomic_fetch_or(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ulong_atomic_fetch_or(dest, value, pe); }
+inline unsigned long long shmem_atomic_fetch_or(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ulonglong_atomic_fetch_or(dest, value, pe); }
+inline int32_t shmem_atomic_fetch_or(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { return shmem_int32_atomic_fetch_or(dest, value, pe); }
+inline int64_t shmem_atomic_fetch_or(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { return shmem_int64_atomic_fetch_or(dest, value, pe); }
+inline unsigned int shmem_atomic_fetch_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_uint_atomic_fetch_or(ctx, dest, value, pe); }
+inline unsigned long shmem_atomic_fetch_or(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulong_atomic_fetch_or(ctx, dest, value, pe); }
+inline unsigned long long shmem_atomic_fetch_or(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulonglong_atomic_fetch_or(ctx, dest, value, pe); }
+inline int32_t shmem_atomic_fetch_or(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_int32_atomic_fetch_or(ctx, dest, value, pe); }
+inline int64_t shmem_atomic_fetch_or(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_int64_atomic_fetch_or(ctx, dest, value, pe); }
+
+/* shmem_atomic_fetch_xor */
+inline unsigned int shmem_atomic_fetch_xor(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_uint_atomic_fetch_xor(dest, value, pe); }
+inline unsigned long shmem_atomic_fetch_xor(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ulong_atomic_fetch_xor(dest, value, pe); }
+inline unsigned long long shmem_atomic_fetch_xor(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ulonglong_atomic_fetch_xor(dest, value, pe); }
+inline int32_t shmem_atomic_fetch_xor(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { return shmem_int32_atomic_fetch_xor(dest, value, pe); }
+inline int64_t shmem_atomic_fetch_xor(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { return shmem_int64_atomic_fetch_xor(dest, value, pe); }
+inline unsigned int shmem_atomic_fetch_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_uint_atomic_fetch_xor(ctx, dest, value, pe); }
+inline unsigned long shmem_atomic_fetch_xor(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulong_atomic_fetch_xor(ctx, dest, value, pe); }
+inline unsigned long long shmem_atomic_fetch_xor(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_ulonglong_atomic_fetch_xor(ctx, dest, value, pe); }
+inline int32_t shmem_atomic_fetch_xor(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_int32_atomic_fetch_xor(ctx, dest, value, pe); }
+inline int64_t shmem_atomic_fetch_xor(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { return shmem_ctx_int64_atomic_fetch_xor(ctx, dest, value, pe); }
+
+/* shmem_atomic_and */
+inline void shmem_atomic_and(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_uint_atomic_and(dest, value, pe); }
+inline void shmem_atomic_and(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ulong_atomic_and(dest, value, pe); }
+inline void shmem_atomic_and(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_atomic_and(dest, value, pe); }
+inline void shmem_atomic_and(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { shmem_int32_atomic_and(dest, value, pe); }
+inline void shmem_atomic_and(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { shmem_int64_atomic_and(dest, value, pe); }
+inline void shmem_atomic_and(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_atomic_and(ctx, dest, value, pe); }
+inline void shmem_atomic_and(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_atomic_and(ctx, dest, value, pe); }
+inline void shmem_atomic_and(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_and(ctx, dest, value, pe); }
+inline void shmem_atomic_and(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int32_atomic_and(ctx, dest, value, pe); }
+inline void shmem_atomic_and(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int64_atomic_and(ctx, dest, value, pe); }
+
+/* shmem_atomic_or */
+inline void shmem_atomic_or(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_uint_atomic_or(dest, value, pe); }
+inline void shmem_atomic_or(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ulong_atomic_or(dest, value, pe); }
+inline void shmem_atomic_or(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_atomic_or(dest, value, pe); }
+inline void shmem_atomic_or(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { shmem_int32_atomic_or(dest, value, pe); }
+inline void shmem_atomic_or(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { shmem_int64_atomic_or(dest, value, pe); }
+inline void shmem_atomic_or(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_atomic_or(ctx, dest, value, pe); }
+inline void shmem_atomic_or(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_atomic_or(ctx, dest, value, pe); }
+inline void shmem_atomic_or(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_or(ctx, dest, value, pe); }
+inline void shmem_atomic_or(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int32_atomic_or(ctx, dest, value, pe); }
+inline void shmem_atomic_or(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int64_atomic_or(ctx, dest, value, pe); }
+
+/* shmem_atomic_xor */
+inline void shmem_atomic_xor(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_uint_atomic_xor(dest, value, pe); }
+inline void shmem_atomic_xor(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ulong_atomic_xor(dest, value, pe); }
+inline void shmem_atomic_xor(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_atomic_xor(dest, value, pe); }
+inline void shmem_atomic_xor(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { shmem_int32_atomic_xor(dest, value, pe); }
+inline void shmem_atomic_xor(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { shmem_int64_atomic_xor(dest, value, pe); }
+inline void shmem_atomic_xor(shmem_ctx_t ctx, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_atomic_xor(ctx, dest, value, pe); }
+inline void shmem_atomic_xor(shmem_ctx_t ctx, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_atomic_xor(ctx, dest, value, pe); }
+inline void shmem_atomic_xor(shmem_ctx_t ctx, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_xor(ctx, dest, value, pe); }
+inline void shmem_atomic_xor(shmem_ctx_t ctx, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int32_atomic_xor(ctx, dest, value, pe); }
+inline void shmem_atomic_xor(shmem_ctx_t ctx, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int64_atomic_xor(ctx, dest, value, pe); }
+
+/* shmem_fetch */
+inline int shmem_fetch(const int *source, int pe) SHOAL_NOEXCEPT { return shmem_int_fetch(source, pe); }
+inline long shmem_fetch(const long *source, int pe) SHOAL_NOEXCEPT { return shmem_long_fetch(source, pe); }
+inline long long shmem_fetch(const long long *source, int pe) SHOAL_NOEXCEPT { return shmem_longlong_fetch(source, pe); }
+inline float shmem_fetch(const float *source, int pe) SHOAL_NOEXCEPT { return shmem_float_fetch(source, pe); }
+inline double shmem_fetch(const double *source, int pe) SHOAL_NOEXCEPT { return shmem_double_fetch(source, pe); }
+
+/* shmem_set */
+inline void shmem_set(int *dest, int value, int pe) SHOAL_NOEXCEPT { shmem_int_set(dest, value, pe); }
+inline void shmem_set(long *dest, long value, int pe) SHOAL_NOEXCEPT { shmem_long_set(dest, value, pe); }
+inline void shmem_set(long long *dest, long long value, int pe) SHOAL_NOEXCEPT { shmem_longlong_set(dest, value, pe); }
+inline void shmem_set(float *dest, float value, int pe) SHOAL_NOEXCEPT { shmem_float_set(dest, value, pe); }
+inline void shmem_set(double *dest, double value, int pe) SHOAL_NOEXCEPT { shmem_double_set(dest, value, pe); }
+
+/* shmem_cswap */
+inline int shmem_cswap(int *dest, int cond, int value, int pe) SHOAL_NOEXCEPT { return shmem_int_cswap(dest, cond, value, pe); }
+inline long shmem_cswap(long *dest, long cond, long value, int pe) SHOAL_NOEXCEPT { return shmem_long_cswap(dest, cond, value, pe); }
+inline long long shmem_cswap(long long *dest, long long cond, long long value, int pe) SHOAL_NOEXCEPT { return shmem_longlong_cswap(dest, cond, value, pe); }
+
+/* shmem_swap */
+inline int shmem_swap(int *dest, int value, int pe) SHOAL_NOEXCEPT { return shmem_int_swap(dest, value, pe); }
+inline long long shmem_swap(long long *dest, long long value, int pe) SHOAL_NOEXCEPT { return shmem_longlong_swap(dest, value, pe); }
+inline float shmem_swap(float *dest, float value, int pe) SHOAL_NOEXCEPT { return shmem_float_swap(dest, value, pe); }
+inline double shmem_swap(double *dest, double value, int pe) SHOAL_NOEXCEPT { return shmem_double_swap(dest, value, pe); }
+
+/* shmem_finc */
+inline int shmem_finc(int *dest, int pe) SHOAL_NOEXCEPT { return shmem_int_finc(dest, pe); }
+inline long shmem_finc(long *dest, int pe) SHOAL_NOEXCEPT { return shmem_long_finc(dest, pe); }
+inline long long shmem_finc(long long *dest, int pe) SHOAL_NOEXCEPT { return shmem_longlong_finc(dest, pe); }
+
+/* shmem_inc */
+inline void shmem_inc(int *dest, int pe) SHOAL_NOEXCEPT { shmem_int_inc(dest, pe); }
+inline void shmem_inc(long *dest, int pe) SHOAL_NOEXCEPT { shmem_long_inc(dest, pe); }
+inline void shmem_inc(long long *dest, int pe) SHOAL_NOEXCEPT { shmem_longlong_inc(dest, pe); }
+
+/* shmem_fadd */
+inline int shmem_fadd(int *dest, int value, int pe) SHOAL_NOEXCEPT { return shmem_int_fadd(dest, value, pe); }
+inline long shmem_fadd(long *dest, long value, int pe) SHOAL_NOEXCEPT { return shmem_long_fadd(dest, value, pe); }
+inline long long shmem_fadd(long long *dest, long long value, int pe) SHOAL_NOEXCEPT { return shmem_longlong_fadd(dest, value, pe); }
+
+/* shmem_add */
+inline void shmem_add(int *dest, int value, int pe) SHOAL_NOEXCEPT { shmem_int_add(dest, value, pe); }
+inline void shmem_add(long *dest, long value, int pe) SHOAL_NOEXCEPT { shmem_long_add(dest, value, pe); }
+inline void shmem_add(long long *dest, long long value, int pe) SHOAL_NOEXCEPT { shmem_longlong_add(dest, value, pe); }
+
+/* shmem_atomic_fetch_nbi */
+inline void shmem_atomic_fetch_nbi(int *fetch, const int *source, int pe) SHOAL_NOEXCEPT { shmem_int_atomic_fetch_nbi(fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(long *fetch, const long *source, int pe) SHOAL_NOEXCEPT { shmem_long_atomic_fetch_nbi(fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(long long *fetch, const long long *source, int pe) SHOAL_NOEXCEPT { shmem_longlong_atomic_fetch_nbi(fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(unsigned int *fetch, const unsigned int *source, int pe) SHOAL_NOEXCEPT { shmem_uint_atomic_fetch_nbi(fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(unsigned long *fetch, const unsigned long *source, int pe) SHOAL_NOEXCEPT { shmem_ulong_atomic_fetch_nbi(fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(unsigned long long *fetch, const unsigned long long *source, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_atomic_fetch_nbi(fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(float *fetch, const float *source, int pe) SHOAL_NOEXCEPT { shmem_float_atomic_fetch_nbi(fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(double *fetch, const double *source, int pe) SHOAL_NOEXCEPT { shmem_double_atomic_fetch_nbi(fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(shmem_ctx_t ctx, int *fetch, const int *source, int pe) SHOAL_NOEXCEPT { shmem_ctx_int_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(shmem_ctx_t ctx, long *fetch, const long *source, int pe) SHOAL_NOEXCEPT { shmem_ctx_long_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(shmem_ctx_t ctx, long long *fetch, const long long *source, int pe) SHOAL_NOEXCEPT { shmem_ctx_longlong_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned int *fetch, const unsigned int *source, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned long *fetch, const unsigned long *source, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(shmem_ctx_t ctx, unsigned long long *fetch, const unsigned long long *source, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(shmem_ctx_t ctx, float *fetch, const float *source, int pe) SHOAL_NOEXCEPT { shmem_ctx_float_atomic_fetch_nbi(ctx, fetch, source, pe); }
+inline void shmem_atomic_fetch_nbi(shmem_ctx_t ctx, double *fetch, const double *source, int pe) SHOAL_NOEXCEPT { shmem_ctx_double_atomic_fetch_nbi(ctx, fetch, source, pe); }
+
+/* shmem_atomic_compare_swap_nbi */
+inline void shmem_atomic_compare_swap_nbi(int *fetch, int *dest, int cond, int value, int pe) SHOAL_NOEXCEPT { shmem_int_atomic_compare_swap_nbi(fetch, dest, cond, value, pe); }
+inline void shmem_atomic_compare_swap_nbi(long *fetch, long *dest, long cond, long value, int pe) SHOAL_NOEXCEPT { shmem_long_atomic_compare_swap_nbi(fetch, dest, cond, value, pe); }
+inline void shmem_atomic_compare_swap_nbi(long long *fetch, long long *dest, long long cond, long long value, int pe) SHOAL_NOEXCEPT { shmem_longlong_atomic_compare_swap_nbi(fetch, dest, cond, value, pe); }
+inline void shmem_atomic_compare_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int cond, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_uint_atomic_compare_swap_nbi(fetch, dest, cond, value, pe); }
+inline void shmem_atomic_compare_swap_nbi(unsigned long *fetch, unsigned long *dest, unsigned long cond, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ulong_atomic_compare_swap_nbi(fetch, dest, cond, value, pe); }
+inline void shmem_atomic_compare_swap_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_atomic_compare_swap_nbi(fetch, dest, cond, value, pe); }
+inline void shmem_atomic_compare_swap_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int cond, int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int_atomic_compare_swap_nbi(ctx, fetch, dest, cond, value, pe); }
+inline void shmem_atomic_compare_swap_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long cond, long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_long_atomic_compare_swap_nbi(ctx, fetch, dest, cond, value, pe); }
+inline void shmem_atomic_compare_swap_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long cond, long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_longlong_atomic_compare_swap_nbi(ctx, fetch, dest, cond, value, pe); }
+inline void shmem_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int cond, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_atomic_compare_swap_nbi(ctx, fetch, dest, cond, value, pe); }
+inline void shmem_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long cond, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_atomic_compare_swap_nbi(ctx, fetch, dest, cond, value, pe); }
+inline void shmem_atomic_compare_swap_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_compare_swap_nbi(ctx, fetch, dest, cond, value, pe); }
+
+/* shmem_atomic_swap_nbi */
+inline void shmem_atomic_swap_nbi(int *fetch, int *dest, int value, int pe) SHOAL_NOEXCEPT { shmem_int_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(long *fetch, long *dest, long value, int pe) SHOAL_NOEXCEPT { shmem_long_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(long long *fetch, long long *dest, long long value, int pe) SHOAL_NOEXCEPT { shmem_longlong_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_uint_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ulong_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(float *fetch, float *dest, float value, int pe) SHOAL_NOEXCEPT { shmem_float_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(double *fetch, double *dest, double value, int pe) SHOAL_NOEXCEPT { shmem_double_atomic_swap_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_long_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_longlong_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(shmem_ctx_t ctx, float *fetch, float *dest, float value, int pe) SHOAL_NOEXCEPT { shmem_ctx_float_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_swap_nbi(shmem_ctx_t ctx, double *fetch, double *dest, double value, int pe) SHOAL_NOEXCEPT { shmem_ctx_double_atomic_swap_nbi(ctx, fetch, dest, value, pe); }
+
+/* shmem_atomic_fetch_inc_nbi */
+inline void shmem_atomic_fetch_inc_nbi(int *fetch, int *dest, int pe) SHOAL_NOEXCEPT { shmem_int_atomic_fetch_inc_nbi(fetch, dest, pe); }
+inline void shmem_atomic_fetch_inc_nbi(long *fetch, long *dest, int pe) SHOAL_NOEXCEPT { shmem_long_atomic_fetch_inc_nbi(fetch, dest, pe); }
+inline void shmem_atomic_fetch_inc_nbi(long long *fetch, long long *dest, int pe) SHOAL_NOEXCEPT { shmem_longlong_atomic_fetch_inc_nbi(fetch, dest, pe); }
+inline void shmem_atomic_fetch_inc_nbi(unsigned int *fetch, unsigned int *dest, int pe) SHOAL_NOEXCEPT { shmem_uint_atomic_fetch_inc_nbi(fetch, dest, pe); }
+inline void shmem_atomic_fetch_inc_nbi(unsigned long *fetch, unsigned long *dest, int pe) SHOAL_NOEXCEPT { shmem_ulong_atomic_fetch_inc_nbi(fetch, dest, pe); }
+inline void shmem_atomic_fetch_inc_nbi(unsigned long long *fetch, unsigned long long *dest, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_atomic_fetch_inc_nbi(fetch, dest, pe); }
+inline void shmem_atomic_fetch_inc_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int pe) SHOAL_NOEXCEPT { shmem_ctx_int_atomic_fetch_inc_nbi(ctx, fetch, dest, pe); }
+inline void shmem_atomic_fetch_inc_nbi(shmem_ctx_t ctx, long *fetch, long *dest, int pe) SHOAL_NOEXCEPT { shmem_ctx_long_atomic_fetch_inc_nbi(ctx, fetch, dest, pe); }
+inline void shmem_atomic_fetch_inc_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, int pe) SHOAL_NOEXCEPT { shmem_ctx_longlong_atomic_fetch_inc_nbi(ctx, fetch, dest, pe); }
+inline void shmem_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_atomic_fetch_inc_nbi(ctx, fetch, dest, pe); }
+inline void shmem_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_atomic_fetch_inc_nbi(ctx, fetch, dest, pe); }
+inline void shmem_atomic_fetch_inc_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_fetch_inc_nbi(ctx, fetch, dest, pe); }
+
+/* shmem_atomic_fetch_add_nbi */
+inline void shmem_atomic_fetch_add_nbi(int *fetch, int *dest, int value, int pe) SHOAL_NOEXCEPT { shmem_int_atomic_fetch_add_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_add_nbi(long *fetch, long *dest, long value, int pe) SHOAL_NOEXCEPT { shmem_long_atomic_fetch_add_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_add_nbi(long long *fetch, long long *dest, long long value, int pe) SHOAL_NOEXCEPT { shmem_longlong_atomic_fetch_add_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_add_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_uint_atomic_fetch_add_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_add_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ulong_atomic_fetch_add_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_add_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_atomic_fetch_add_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_add_nbi(shmem_ctx_t ctx, int *fetch, int *dest, int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int_atomic_fetch_add_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_add_nbi(shmem_ctx_t ctx, long *fetch, long *dest, long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_long_atomic_fetch_add_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_add_nbi(shmem_ctx_t ctx, long long *fetch, long long *dest, long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_longlong_atomic_fetch_add_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_atomic_fetch_add_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_atomic_fetch_add_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_add_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_fetch_add_nbi(ctx, fetch, dest, value, pe); }
+
+/* shmem_atomic_fetch_and_nbi */
+inline void shmem_atomic_fetch_and_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_uint_atomic_fetch_and_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_and_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ulong_atomic_fetch_and_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_and_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_atomic_fetch_and_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_and_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { shmem_int32_atomic_fetch_and_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_and_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { shmem_int64_atomic_fetch_and_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_atomic_fetch_and_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_atomic_fetch_and_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_and_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_fetch_and_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_and_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int32_atomic_fetch_and_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_and_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int64_atomic_fetch_and_nbi(ctx, fetch, dest, value, pe); }
+
+/* shmem_atomic_fetch_or_nbi */
+inline void shmem_atomic_fetch_or_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_uint_atomic_fetch_or_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_or_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ulong_atomic_fetch_or_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_or_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_atomic_fetch_or_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_or_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { shmem_int32_atomic_fetch_or_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_or_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { shmem_int64_atomic_fetch_or_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_or_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_or_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int32_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_or_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int64_atomic_fetch_or_nbi(ctx, fetch, dest, value, pe); }
+
+/* shmem_atomic_fetch_xor_nbi */
+inline void shmem_atomic_fetch_xor_nbi(unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_uint_atomic_fetch_xor_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_xor_nbi(unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ulong_atomic_fetch_xor_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_xor_nbi(unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_atomic_fetch_xor_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_xor_nbi(int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { shmem_int32_atomic_fetch_xor_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_xor_nbi(int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { shmem_int64_atomic_fetch_xor_nbi(fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned int *fetch, unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long *fetch, unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int32_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
+inline void shmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int64_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
 
 #endif /* __cplusplus */
 

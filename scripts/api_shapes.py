@@ -207,7 +207,7 @@ FAMILIES = [
         ]),
     ]),
     # ---------------------------------------------------------------------------------------
-    Family("amo", "amo", "Atomic memory operations", False, [
+    Family("amo", "amo", "Atomic memory operations", True, [
         Group("Atomic fetch", [
             _amo("fetch", "TYPE shmem_{T}_atomic_fetch(const TYPE *source, int pe)", AMO_EXT),
         ]),
@@ -255,7 +255,7 @@ FAMILIES = [
             T("void shmem_{T}_add(TYPE *dest, TYPE value, int pe)", AMO_DEP, generic="shmem_add"),
         ], deprecated="1.4"),
     ]),
-    Family("amo_nbi", "amo_nbi", "Nonblocking atomic memory operations", False, [
+    Family("amo_nbi", "amo_nbi", "Nonblocking atomic memory operations", True, [
         Group("Nonblocking fetching atomics", [
             _amo("fetch", "void shmem_{T}_atomic_fetch_nbi(TYPE *fetch, const TYPE *source, int pe)",
                  AMO_EXT, nbi=True),

@@ -1,0 +1,104 @@
+// The two ways an AMO is executed: a CPU atomic instruction on mapped memory, or
+// ucp_atomic_op_nbx. See amo.hpp for when each is used and why they are atomic together.
+#include "atomics/amo.hpp"
+
+#include <ucp/api/ucp.h>
+#include <spdlog/fmt/fmt.h>
+
+#include "rma/rma.hpp"
+
+namespace shoal::amo {
+namespace {
+
+template <typename Word>
+Word cpu_execute(Op op, Word *p, Word value, Word compare) noexcept {
+  constexpr int order = __ATOMIC_SEQ_CST;
+  switch (op) {
+    case Op::fetch: return __atomic_load_n(p, order);
+    case Op::set: __atomic_store_n(p, value, order); return 0;
+    case Op::swap: return __atomic_exchange_n(p, value, order);
+    case Op::compare_swap:
+      __atomic_compare_exchange_n(p, &compare, value, false, order, order);
+      return compare;  // the value found, whether or not it was replaced
+    case Op::fetch_add:
+    case Op::add: return __atomic_fetch_add(p, value, order);
+    case Op::fetch_and:
+    case Op::bit_and: return __atomic_fetch_and(p, value, order);
+    case Op::fetch_or:
+    case Op::bit_or: return __atomic_fetch_or(p, value, order);
+    case Op::fetch_xor:
+    case Op::bit_xor: return __atomic_fetch_xor(p, value, order);
+  }
+  return 0;
+}
+
+ucp_atomic_op_t ucx_opcode(Op op) noexcept {
+  switch (op) {
+    case Op::fetch:  // UCX has no plain atomic read: add zero
+    case Op::fetch_add:
+    case Op::add: return UCP_ATOMIC_OP_ADD;
+    case Op::set:  // UCX has no plain atomic write: swap and drop the old value
+    case Op::swap: return UCP_ATOMIC_OP_SWAP;
+    case Op::compare_swap: return UCP_ATOMIC_OP_CSWAP;
+    case Op::fetch_and:
+    case Op::bit_and: return UCP_ATOMIC_OP_AND;
+    case Op::fetch_or:
+    case Op::bit_or: return UCP_ATOMIC_OP_OR;
+    case Op::fetch_xor:
+    case Op::bit_xor: return UCP_ATOMIC_OP_XOR;
+  }
+  return UCP_ATOMIC_OP_ADD;
+}
+
+bool returns_value(Op op) noexcept {
+  return op != Op::add && op != Op::bit_and && op != Op::bit_or && op != Op::bit_xor;
+}
+
+template <typename Word>
+void ucx_execute(shoal_ctx *ctx, Op op, const rma::Target &t, Word value, Word compare, int pe,
+                 Word *result, const char *routine) noexcept {
+  Word operand = op == Op::fetch ? Word{0} : (op == Op::compare_swap ? compare : value);
+  Word reply = op == Op::compare_swap ? value : Word{0};  // CSWAP takes the new value here
+  ucp_request_param_t param{};
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
+  param.datatype = ucp_dt_make_contig(sizeof(Word));
+  const bool fetches = returns_value(op);
+  if (fetches) {
+    param.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+    param.reply_buffer = &reply;
+  }
+  ctx->ucx_pending.store(true, std::memory_order_relaxed);
+  ucs_status_ptr_t request = ucp_atomic_op_nbx(ctx->worker->ep(pe), ucx_opcode(op), &operand, 1,
+                                               t.remote, ctx->worker->rkey(pe, t.segment), &param);
+  // Operand and reply live on this stack frame, so every AMO waits for its request here
+  // (non-fetching ones only until UCX no longer needs the operand).
+  if (ctx->worker->wait(request, routine) != Status::ok)
+    fatal(fmt::format("{}: the atomic operation on PE {} failed in UCX", routine, pe));
+  if (fetches && result) *result = reply;
+}
+
+}  // namespace
+
+template <typename Word>
+void execute(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe, Word *result,
+             bool nbi, const char *routine) noexcept {
+  (void)nbi;  // both paths complete the operation before returning
+  rma::check_ctx(ctx, routine);
+  if (reinterpret_cast<std::uintptr_t>(dest) % sizeof(Word) != 0)
+    fatal(fmt::format("{}: the target {} is not aligned to its {}-byte type", routine, dest,
+                      sizeof(Word)));
+  const rma::Target t = rma::resolve(dest, sizeof(Word), pe, routine);
+  if (t.direct) {
+    const Word old = cpu_execute(op, reinterpret_cast<Word *>(t.direct), value, compare);
+    if (result) *result = old;
+    return;
+  }
+  ucx_execute(ctx, op, t, value, compare, pe, result, routine);
+}
+
+template void execute<std::uint32_t>(shoal_ctx *, Op, void *, std::uint32_t, std::uint32_t, int,
+                                     std::uint32_t *, bool, const char *) noexcept;
+template void execute<std::uint64_t>(shoal_ctx *, Op, void *, std::uint64_t, std::uint64_t, int,
+                                     std::uint64_t *, bool, const char *) noexcept;
+
+}  // namespace shoal::amo

@@ -1,0 +1,473 @@
+/*
+ * putget_bench: OSU-style put/get latency and bandwidth for OpenSHMEM.
+ *
+ * Plain C against the standard OpenSHMEM API only, so the very same source
+ * builds with Shoal and with any other implementation (bench/compare_oshmem.sh
+ * builds it with Open MPI's OSHMEM too).  Runs on exactly 2 PEs: PE 0 issues
+ * every operation, PE 1 is the passive target.
+ *
+ * Output (PE 0, stdout): a CSV header then one line per measured point:
+ *     test,size,value,unit,iters
+ * Latencies are in microseconds per operation (lower is better); bandwidths
+ * in MB/s, 1 MB = 10^6 bytes (higher is better).  Each line is flushed as it
+ * is produced so results survive a crash later on, in particular in
+ * shmem_finalize.  Diagnostics go to stderr, which ends, before finalize,
+ * with "putget_bench: done: N points, M failed verification".
+ *
+ * Tests:
+ *   put_lat          shmem_putmem + shmem_quiet per iteration
+ *   put_lat_noquiet  back-to-back shmem_putmem, one shmem_quiet at the end
+ *                    (like OSU osu_oshm_put); time per putmem
+ *   get_lat          shmem_getmem per iteration
+ *   put_bw           window of shmem_putmem_nbi then shmem_quiet
+ *   get_bw           window of shmem_getmem_nbi then shmem_quiet
+ *
+ * After each timed point the data path is verified once (a fresh pattern is
+ * moved with the same kind of call and checked at the destination) unless
+ * --no-check is given; a mismatch is reported on stderr and the exit status
+ * is 1.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <shmem.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define KIB ((size_t)1024)
+#define MIB (KIB * KIB)
+
+enum test_id { PUT_LAT, PUT_LAT_NOQUIET, GET_LAT, PUT_BW, GET_BW, NTESTS };
+
+static const char *const test_names[NTESTS] = {
+    "put_lat", "put_lat_noquiet", "get_lat", "put_bw", "get_bw",
+};
+
+static int is_bw(int t) { return t == PUT_BW || t == GET_BW; }
+static int is_put(int t) { return t == PUT_LAT || t == PUT_LAT_NOQUIET || t == PUT_BW; }
+
+struct options {
+    int tests[NTESTS];      /* which tests to run */
+    size_t min_size;
+    size_t max_size;
+    long iters;             /* 0: size-dependent default */
+    long warmup;            /* -1: size-dependent default */
+    int window;
+    double max_time;        /* seconds per point, <= 0: no cap */
+    int check;
+};
+
+/* Size-dependent defaults: a byte budget per point, clamped; --max-time
+ * then trims whatever would take longer than that on the machine at hand. */
+#define LAT_BUDGET   ((size_t)1024 * MIB)
+#define LAT_MAX_IT   100000L
+#define LAT_MIN_IT   20L
+#define BW_BUDGET    ((size_t)4096 * MIB)
+#define BW_MAX_IT    2000L     /* windows */
+#define BW_MIN_IT    4L
+#define MIN_CAPPED_IT 4L     /* --max-time never goes below this */
+
+static double now_sec(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: putget_bench [options]   (run on exactly 2 PEs)\n"
+        "  -t, --tests LIST     comma-separated tests, or 'all' (default all):\n"
+        "                       put_lat,put_lat_noquiet,get_lat,put_bw,get_bw\n"
+        "  -s, --min-size N     smallest message in bytes (default 1; K/M suffix ok)\n"
+        "  -S, --max-size N     largest message in bytes (default 4M)\n"
+        "  -i, --iters N        timed iterations per point (default: by size;\n"
+        "                       for *_bw tests one iteration is one window)\n"
+        "  -w, --warmup N       untimed warm-up iterations (default: by size)\n"
+        "  -W, --window N       operations per window for *_bw (default 64)\n"
+        "  -T, --max-time SEC   cap the timed part of a point at about SEC seconds\n"
+        "                       by lowering the iteration count (default 0.05,\n"
+        "                       0 = no cap; never below 4 iterations; ignored\n"
+        "                       with --iters)\n"
+        "  -n, --no-check       skip the data verification after each point\n"
+        "  -h, --help           this text\n"
+        "Output on PE 0: CSV 'test,size,value,unit,iters'; us = microseconds per\n"
+        "operation (lower is better), MB/s = 10^6 bytes/s (higher is better).\n");
+}
+
+static int parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || s[0] == '-')
+        return -1;
+    if (*end == 'k' || *end == 'K') { v *= KIB; end++; }
+    else if (*end == 'm' || *end == 'M') { v *= MIB; end++; }
+    if (*end == 'i' || *end == 'I') end++;       /* accept KiB / MiB */
+    if (*end == 'b' || *end == 'B') end++;
+    if (*end != '\0' || v == 0)
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+static int parse_long(const char *s, long min, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end != '\0' || v < min)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_tests(const char *list, int *tests)
+{
+    char buf[256];
+    if (strlen(list) >= sizeof buf)
+        return -1;
+    strcpy(buf, list);
+    memset(tests, 0, NTESTS * sizeof *tests);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "all") == 0) {
+            for (int t = 0; t < NTESTS; t++) tests[t] = 1;
+            continue;
+        }
+        int found = 0;
+        for (int t = 0; t < NTESTS; t++)
+            if (strcmp(tok, test_names[t]) == 0) { tests[t] = 1; found = 1; }
+        if (!found)
+            return -1;
+    }
+    return 0;
+}
+
+/* Returns 0 to run, 1 to exit successfully (help), -1 on a usage error.
+ * Only PE 0 (quiet == 0) prints. */
+static int parse_args(int argc, char **argv, struct options *o, int quiet)
+{
+    static const struct option longopts[] = {
+        {"tests", required_argument, NULL, 't'},
+        {"min-size", required_argument, NULL, 's'},
+        {"max-size", required_argument, NULL, 'S'},
+        {"iters", required_argument, NULL, 'i'},
+        {"warmup", required_argument, NULL, 'w'},
+        {"window", required_argument, NULL, 'W'},
+        {"max-time", required_argument, NULL, 'T'},
+        {"no-check", no_argument, NULL, 'n'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    for (int t = 0; t < NTESTS; t++) o->tests[t] = 1;
+    o->min_size = 1;
+    o->max_size = 4 * MIB;
+    o->iters = 0;
+    o->warmup = -1;
+    o->window = 64;
+    o->max_time = 0.05;
+    o->check = 1;
+
+    opterr = 0;
+    int c;
+    long v;
+    const char *bad = NULL;
+    while ((c = getopt_long(argc, argv, "t:s:S:i:w:W:T:nh", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't': if (parse_tests(optarg, o->tests)) bad = "bad value for --tests"; break;
+        case 's': if (parse_size(optarg, &o->min_size)) bad = "bad value for --min-size"; break;
+        case 'S': if (parse_size(optarg, &o->max_size)) bad = "bad value for --max-size"; break;
+        case 'i': if (parse_long(optarg, 1, &o->iters)) bad = "bad value for --iters"; break;
+        case 'w': if (parse_long(optarg, 0, &o->warmup)) bad = "bad value for --warmup"; break;
+        case 'W':
+            if (parse_long(optarg, 1, &v) || v > 1000000) bad = "bad value for --window";
+            else o->window = (int)v;
+            break;
+        case 'T': {
+            char *end;
+            o->max_time = strtod(optarg, &end);
+            if (end == optarg || *end != '\0' || o->max_time < 0) bad = "bad value for --max-time";
+            break;
+        }
+        case 'n': o->check = 0; break;
+        case 'h': if (!quiet) usage(stdout); return 1;
+        default: bad = "unknown option or missing argument"; break;
+        }
+        if (bad) break;
+    }
+    if (!bad && optind < argc)
+        bad = "unexpected argument";
+    if (!bad && o->min_size > o->max_size)
+        bad = "--min-size is larger than --max-size";
+    if (bad) {
+        if (!quiet) {
+            fprintf(stderr, "putget_bench: %s\n", bad);
+            usage(stderr);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+static long default_iters(const struct options *o, int test, size_t size)
+{
+    if (o->iters > 0)
+        return o->iters;
+    size_t per_it = is_bw(test) ? size * (size_t)o->window : size;
+    size_t budget = is_bw(test) ? BW_BUDGET : LAT_BUDGET;
+    long lo = is_bw(test) ? BW_MIN_IT : LAT_MIN_IT;
+    long hi = is_bw(test) ? BW_MAX_IT : LAT_MAX_IT;
+    long n = (long)(budget / per_it);
+    return n < lo ? lo : n > hi ? hi : n;
+}
+
+static long default_warmup(const struct options *o, long iters)
+{
+    if (o->warmup >= 0)
+        return o->warmup;
+    long w = iters / 10;
+    return w < 2 ? 2 : w > 1000 ? 1000 : w;
+}
+
+/* n iterations of test t at this size; PE 0 only. */
+static void run_iters(int t, long n, size_t size, int window,
+                      char *local, char *remote, int peer)
+{
+    switch (t) {
+    case PUT_LAT:
+        for (long i = 0; i < n; i++) {
+            shmem_putmem(remote, local, size, peer);
+            shmem_quiet();
+        }
+        break;
+    case PUT_LAT_NOQUIET:
+        for (long i = 0; i < n; i++)
+            shmem_putmem(remote, local, size, peer);
+        shmem_quiet();
+        break;
+    case GET_LAT:
+        for (long i = 0; i < n; i++)
+            shmem_getmem(local, remote, size, peer);
+        break;
+    case PUT_BW:
+        for (long i = 0; i < n; i++) {
+            for (int w = 0; w < window; w++)
+                shmem_putmem_nbi(remote, local, size, peer);
+            shmem_quiet();
+        }
+        break;
+    case GET_BW:
+        for (long i = 0; i < n; i++) {
+            for (int w = 0; w < window; w++)
+                shmem_getmem_nbi(local, remote, size, peer);
+            shmem_quiet();
+        }
+        break;
+    }
+}
+
+static unsigned char pattern(size_t i, unsigned seed)
+{
+    return (unsigned char)((i * 7u + seed * 13u + 1u) & 0xffu);
+}
+
+static void fill(char *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (char)pattern(i, seed);
+}
+
+/* Offset of the first byte that differs from the pattern, or -1. */
+static long long first_bad(const char *p, size_t n, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)p[i] != pattern(i, seed))
+            return (long long)i;
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    shmem_init();
+    int me = shmem_my_pe();
+    int npes = shmem_n_pes();
+
+    struct options o;
+    int pa = parse_args(argc, argv, &o, me != 0);
+    if (pa != 0) {
+        fflush(stdout);
+        fflush(stderr);
+        shmem_finalize();
+        return pa < 0 ? 2 : 0;
+    }
+    if (npes != 2) {
+        if (me == 0)
+            fprintf(stderr,
+                    "putget_bench: needs exactly 2 PEs (PE 0 active, PE 1 target), "
+                    "got %d; run it as: oshrun -np 2 putget_bench\n", npes);
+        fflush(stderr);
+        shmem_finalize();
+        return 2;
+    }
+
+    /* Symmetric layout: [src: max_size][dst: max_size][flag: 64 bytes].
+     * Put tests move PE 0's src to PE 1's dst; get tests move PE 1's src
+     * to PE 0's dst. */
+    size_t cap = o.max_size;
+    char *base = shmem_malloc(2 * cap + 64);
+    if (!base) {
+        if (me == 0)
+            fprintf(stderr, "putget_bench: shmem_malloc(%zu) failed; is the "
+                    "symmetric heap large enough?\n", 2 * cap + 64);
+        fflush(stderr);
+        shmem_finalize();
+        return 1;
+    }
+    char *src = base;
+    char *dst = base + cap;
+    int *flag = (int *)(base + 2 * cap);
+    memset(base, me + 1, 2 * cap + 64);   /* touch every page before timing */
+    *flag = 0;
+    shmem_barrier_all();
+
+    const int peer = 1;
+    int failures = 0;
+    int points = 0;
+    unsigned seed = 0;
+
+    if (me == 0) {
+        printf("test,size,value,unit,iters\n");
+        fflush(stdout);
+    }
+
+    for (int t = 0; t < NTESTS; t++) {
+        if (!o.tests[t])
+            continue;
+        for (size_t size = o.min_size; size <= o.max_size; size *= 2) {
+            seed++;
+            long iters = default_iters(&o, t, size);
+            long warm = default_warmup(&o, iters);
+            double elapsed = 0.0;
+
+            shmem_barrier_all();
+            if (me == 0) {
+                char *local = is_put(t) ? src : dst;
+                char *remote = is_put(t) ? dst : src;
+                /* Warm up in doubling chunks (1, 2, 4, ...) so a slow
+                 * implementation cannot stretch the warm-up, and estimate
+                 * the cost of one iteration to honour --max-time. */
+                long done = 0;
+                double wspent = 0.0;
+                for (long chunk = 1; done < warm; chunk *= 2) {
+                    if (chunk > warm - done)
+                        chunk = warm - done;
+                    double w0 = now_sec();
+                    run_iters(t, chunk, size, o.window, local, remote, peer);
+                    wspent += now_sec() - w0;
+                    done += chunk;
+                    if (o.max_time > 0 && wspent > o.max_time / 4)
+                        break;
+                }
+                if (done > 0 && o.max_time > 0 && o.iters == 0) {
+                    double per = wspent / (double)done;
+                    if (per > 0 && per * (double)iters > o.max_time) {
+                        long capped = (long)(o.max_time / per);
+                        iters = capped < MIN_CAPPED_IT ? MIN_CAPPED_IT : capped;
+                    }
+                }
+                double t0 = now_sec();
+                run_iters(t, iters, size, o.window, local, remote, peer);
+                elapsed = now_sec() - t0;
+            }
+            shmem_barrier_all();
+
+            if (o.check) {
+                /* Move a fresh pattern once with the same kind of call and
+                 * check it where it landed. */
+                int ok = 1;
+                long long off = -1;
+                if (is_put(t)) {
+                    if (me == 0) {
+                        fill(src, size, seed);
+                        if (t == PUT_BW)
+                            shmem_putmem_nbi(dst, src, size, peer);
+                        else
+                            shmem_putmem(dst, src, size, peer);
+                        shmem_quiet();
+                    }
+                    shmem_barrier_all();
+                    if (me == 1) {
+                        off = first_bad(dst, size, seed);
+                        *flag = off < 0 ? 0 : (int)(off >= 0x7ffffffe ? 0x7ffffffe : off) + 1;
+                    }
+                    shmem_barrier_all();
+                    if (me == 0) {
+                        int remote_flag = 0;
+                        shmem_getmem(&remote_flag, flag, sizeof remote_flag, peer);
+                        if (remote_flag) { ok = 0; off = remote_flag - 1; }
+                    }
+                } else {
+                    if (me == 1)
+                        fill(src, size, seed);
+                    if (me == 0)
+                        memset(dst, 0, size);
+                    shmem_barrier_all();
+                    if (me == 0) {
+                        if (t == GET_BW) {
+                            shmem_getmem_nbi(dst, src, size, peer);
+                            shmem_quiet();
+                        } else {
+                            shmem_getmem(dst, src, size, peer);
+                        }
+                        off = first_bad(dst, size, seed);
+                        if (off >= 0) ok = 0;
+                    }
+                }
+                if (me == 0 && !ok) {
+                    failures++;
+                    fprintf(stderr, "putget_bench: VERIFY FAILED: %s size %zu: "
+                            "first wrong byte at offset %lld\n",
+                            test_names[t], size, off);
+                    fflush(stderr);
+                }
+            }
+
+            if (me == 0) {
+                if (is_bw(t)) {
+                    double bytes = (double)size * (double)o.window * (double)iters;
+                    printf("%s,%zu,%.2f,MB/s,%ld\n", test_names[t], size,
+                           bytes / elapsed / 1e6, iters);
+                } else {
+                    printf("%s,%zu,%.3f,us,%ld\n", test_names[t], size,
+                           elapsed * 1e6 / (double)iters, iters);
+                }
+                fflush(stdout);
+                points++;
+            }
+            if (size > ((size_t)-1) / 2)
+                break;
+        }
+    }
+
+    shmem_barrier_all();
+    shmem_free(base);
+    /* The closing line tells a driver script that every result was
+     * printed, whatever happens in shmem_finalize. */
+    if (me == 0)
+        fprintf(stderr, "putget_bench: done: %d points, %d failed verification\n",
+                points, failures);
+    /* Everything is printed and flushed before finalize: some
+     * implementations crash inside shmem_finalize. */
+    fflush(stdout);
+    fflush(stderr);
+    shmem_finalize();
+    return failures ? 1 : 0;
+}

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "ctx/context.hpp"
+#include "team/team.hpp"
 #include "log/log.hpp"
 
 namespace shoal {
@@ -52,13 +53,19 @@ bool Runtime::start(int requested_thread_level, std::string &error) {
   // have two threads inside the library at once, so they use the cheaper single mode.
   thread_level = requested_thread_level < 0 ? 0 : std::min(requested_thread_level, kThreadMultiple);
   const bool multithreaded = thread_level == kThreadMultiple;
-  if (ucx.init(n_pes, multithreaded) != Status::ok)
+  if (ucx.init(n_pes) != Status::ok)
     return fail(error, "cannot start: UCX initialization failed (see the message above)");
   if (worker.init(ucx, multithreaded, n_pes) != Status::ok)
     return fail(error, "cannot start: creating the UCX worker failed");
+  // Only the progress thread touches the receiving worker, so it needs no locking.
+  if (config.progress_thread && (target_worker.init(ucx, false, n_pes) != Status::ok ||
+                                 progress.start(target_worker) != Status::ok))
+    return fail(error, "cannot start: creating the progress thread's worker failed");
   if (!setup_memory(error) || !exchange_and_connect(error)) return false;
 
   shoal_ctx_default.worker = &worker;
+  shoal_ctx_default.team = &shoal_team_world;
+  shoal_team_world = shoal_team{my_pe, n_pes, 0, 1};
   SMA_LOG_DEBUG("core", "pe {} of {} up; heap {} bytes at {}, data segment {} bytes at {}", my_pe,
                 n_pes, heap_size, reinterpret_cast<void *>(heap_base), data_size,
                 reinterpret_cast<void *>(data_base));
@@ -91,7 +98,8 @@ bool Runtime::setup_memory(std::string &error) {
 bool Runtime::exchange_and_connect(std::string &error) {
   boot::Bootstrap &b = *bootstrap;
   std::vector<std::byte> address;
-  if (worker.address(address) != Status::ok) return fail(error, "cannot read the UCX worker address");
+  ucx::UcxWorker &receiver = config.progress_thread ? target_worker : worker;
+  if (receiver.address(address) != Status::ok) return fail(error, "cannot read the UCX worker address");
   const SegmentInfo mine{{heap_base, data_base}, {heap_size, data_size}};
   if (b.put("shoal.addr", address.data(), address.size()) != Status::ok ||
       b.put("shoal.seg", &mine, sizeof mine) != Status::ok ||
@@ -105,6 +113,8 @@ bool Runtime::exchange_and_connect(std::string &error) {
   const bool shared = config.shared_memory && b.local_peers().size() > 1;
   peers.assign(static_cast<std::size_t>(n_pes), PeerView{});
   peer_heaps.resize(static_cast<std::size_t>(n_pes));
+  peer_addresses.assign(static_cast<std::size_t>(n_pes), {});
+  peer_rkeys.assign(static_cast<std::size_t>(n_pes), {});
   peers[my_pe] = PeerView{heap_memory.base(), {heap_base, data_base}};
   for (int pe = 0; pe < n_pes; ++pe) {
     if (pe == my_pe) continue;
@@ -127,23 +137,41 @@ bool Runtime::exchange_and_connect(std::string &error) {
                              " runs a different program (its data segment differs in size)");
     peers[pe].base[kHeapSegment] = theirs.base[kHeapSegment];
     peers[pe].base[kDataSegment] = theirs.base[kDataSegment];
-    if (worker.connect(pe, peer_address, rkeys) != Status::ok)
-      return fail(error, "cannot connect to PE " + std::to_string(pe) + " through UCX");
+    peer_addresses[pe] = std::move(peer_address);
+    peer_rkeys[pe] = std::move(rkeys);
     if (shared && on_same_node(b, pe)) {
       if (peer_heaps[pe].attach(heap::segment_name(b.job_name(), pe), heap_size) != Status::ok)
         return fail(error, "cannot map the symmetric heap of PE " + std::to_string(pe));
       peers[pe].heap_mapped = peer_heaps[pe].base();
     }
   }
+  if (connect_worker(worker) != Status::ok)
+    return fail(error, "cannot connect the UCX endpoints to the other PEs");
   // Once every PE has mapped the heaps of its neighbours, the names are no longer needed.
   if (b.fence() != Status::ok) return fail(error, "PMIx fence failed");
   heap_memory.unlink();
   return true;
 }
 
+Status Runtime::connect_worker(ucx::UcxWorker &w) {
+  for (int pe = 0; pe < n_pes; ++pe) {
+    if (pe == my_pe) continue;
+    if (Status s = w.connect(pe, peer_addresses[pe], peer_rkeys[pe]); s != Status::ok) {
+      SMA_LOG_ERROR("core", "connecting to pe {} failed", pe);
+      return s;
+    }
+  }
+  return Status::ok;
+}
+
 void Runtime::stop() {
   shoal_ctx_default.worker = nullptr;
   worker.close();
+  // Peers may still be closing endpoints towards our receiving worker: wait for all of them
+  // before its progress thread stops.
+  if (bootstrap && config.progress_thread) (void)bootstrap->fence();
+  progress.stop();
+  target_worker.close();
   for (auto &region : regions) ucx.unmap(region);
   for (auto &segment : peer_heaps) segment.release();
   heap_memory.release();

@@ -13,6 +13,7 @@
 #include "heap/data_segment.hpp"
 #include "heap/heap_allocator.hpp"
 #include "heap/shared_segment.hpp"
+#include "transport/progress_thread.hpp"
 #include "transport/ucx_context.hpp"
 #include "transport/ucx_worker.hpp"
 
@@ -41,6 +42,10 @@ class Runtime {
   std::uintptr_t data_base = 0, data_size = 0;
   std::vector<PeerView> peers;
 
+  // Connects a worker's endpoints to every other PE and unpacks their memory keys (the
+  // default context's worker at start-up, a new context's worker later).
+  Status connect_worker(ucx::UcxWorker &w);
+
   // Declaration order is construction order; members are torn down in reverse by stop().
   Config config;
   std::unique_ptr<boot::Bootstrap> bootstrap;
@@ -50,6 +55,11 @@ class Runtime {
   ucx::MemRegion regions[kSegmentCount];
   std::vector<heap::SharedSegment> peer_heaps;  // mappings of the heaps of PEs on this node
   ucx::UcxWorker worker;                        // the default context's worker
+  ucx::UcxWorker target_worker;  // receives other PEs' operations; driven by `progress`
+  ucx::ProgressThread progress;
+  // What every other PE published: its receiving worker's address and its packed rkeys.
+  std::vector<std::vector<std::byte>> peer_addresses;
+  std::vector<std::vector<std::vector<std::byte>>> peer_rkeys;
   heap::HeapAllocator allocator;
 
  private:

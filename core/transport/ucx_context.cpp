@@ -10,15 +10,17 @@ Status from_ucs(ucs_status_t status, const char *what) noexcept {
   return status == UCS_ERR_NO_MEMORY ? Status::no_memory : Status::transport_error;
 }
 
-Status UcxContext::init(int expected_peers, bool multithreaded) {
+Status UcxContext::init(int expected_peers) {
   ucp_config_t *config = nullptr;
   SMA_TRY(from_ucs(ucp_config_read(nullptr, nullptr, &config), "ucp_config_read"));
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS |
                       UCP_PARAM_FIELD_MT_WORKERS_SHARED;
-  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64;
+  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
   params.estimated_num_eps = static_cast<size_t>(expected_peers);
-  params.mt_workers_shared = multithreaded ? 1 : 0;
+  // Workers of this context run on different threads (the progress thread's, contexts of
+  // other threads), so the context's shared resources need their lock.
+  params.mt_workers_shared = 1;
   const ucs_status_t rc = ucp_init(&params, config, &context_);
   ucp_config_release(config);
   return from_ucs(rc, "ucp_init");

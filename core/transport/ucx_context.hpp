@@ -25,7 +25,7 @@ class UcxContext {
   UcxContext &operator=(const UcxContext &) = delete;
   ~UcxContext();
 
-  Status init(int expected_peers, bool multithreaded);
+  Status init(int expected_peers);
   Status map(void *base, std::size_t length, MemRegion &out);
   void unmap(MemRegion &region) noexcept;
   ucp_context_h handle() const noexcept { return context_; }

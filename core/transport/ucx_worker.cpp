@@ -15,6 +15,13 @@ Status UcxWorker::init(UcxContext &context, bool multithreaded, int n_pes) {
   return Status::ok;
 }
 
+int UcxWorker::event_fd() const noexcept {
+  int fd = -1;
+  if (ucs_status_t rc = ucp_worker_get_efd(worker_, &fd); rc != UCS_OK)
+    SMA_LOG_ERROR("ucx", "ucp_worker_get_efd failed: {}", ucs_status_string(rc));
+  return fd;
+}
+
 Status UcxWorker::address(std::vector<std::byte> &out) const {
   ucp_address_t *addr = nullptr;
   size_t length = 0;

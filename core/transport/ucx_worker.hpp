@@ -31,6 +31,9 @@ class UcxWorker {
   ucp_rkey_h rkey(int pe, int segment) const noexcept { return peers_[pe].rkeys[segment]; }
 
   unsigned progress() noexcept { return ucp_worker_progress(worker_); }
+  // For a thread that sleeps until work arrives (needs UCP_FEATURE_WAKEUP).
+  int event_fd() const noexcept;
+  ucs_status_t arm() noexcept { return ucp_worker_arm(worker_); }
   // Waits for a request returned by a *_nbx call and releases it.
   Status wait(ucs_status_ptr_t request, const char *what) noexcept;
   // Hands an in-flight request back to UCX; completion is observed by the next flush().

@@ -56,6 +56,18 @@ void *pshmemalign(size_t alignment, size_t size) SHOAL_NOEXCEPT;
 void *pshrealloc(void *ptr, size_t size) SHOAL_NOEXCEPT;
 void pshfree(void *ptr) SHOAL_NOEXCEPT;
 
+/* ---- Communication management routines ------------------------------------------------------- */
+
+/* Contexts */
+int pshmem_ctx_create(long options, shmem_ctx_t *ctx) SHOAL_NOEXCEPT;
+int pshmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx) SHOAL_NOEXCEPT;
+void pshmem_ctx_destroy(shmem_ctx_t ctx) SHOAL_NOEXCEPT;
+int pshmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team) SHOAL_NOEXCEPT;
+
+/* Sessions */
+void pshmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, long config_mask) SHOAL_NOEXCEPT;
+void pshmem_ctx_session_stop(shmem_ctx_t ctx) SHOAL_NOEXCEPT;
+
 /* ---- Remote memory access routines ----------------------------------------------------------- */
 
 /* Blocking contiguous put */
@@ -1165,11 +1177,333 @@ void pshmem_ctx_int64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int64_t *fetch, int6
 void pshmem_ctx_uint32_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
 void pshmem_ctx_uint64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
 
+/* ---- Signaling operations -------------------------------------------------------------------- */
+
+/* Put with signal */
+void pshmem_float_put_signal(float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_double_put_signal(double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_longdouble_put_signal(long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_char_put_signal(char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_schar_put_signal(signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_short_put_signal(short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_int_put_signal(int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_long_put_signal(long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_longlong_put_signal(long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_uchar_put_signal(unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ushort_put_signal(unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint_put_signal(unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ulong_put_signal(unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ulonglong_put_signal(unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_int8_put_signal(int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_int16_put_signal(int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_int32_put_signal(int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_int64_put_signal(int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint8_put_signal(uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint16_put_signal(uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint32_put_signal(uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint64_put_signal(uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_size_put_signal(size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ptrdiff_put_signal(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_float_put_signal(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_double_put_signal(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_longdouble_put_signal(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_char_put_signal(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_schar_put_signal(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_short_put_signal(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_int_put_signal(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_long_put_signal(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_longlong_put_signal(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_uchar_put_signal(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_ushort_put_signal(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_uint_put_signal(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_ulong_put_signal(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_ulonglong_put_signal(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_int8_put_signal(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_int16_put_signal(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_int32_put_signal(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_int64_put_signal(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_uint8_put_signal(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_uint16_put_signal(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_uint32_put_signal(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_uint64_put_signal(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_size_put_signal(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_ptrdiff_put_signal(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_put8_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_put16_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_put32_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_put64_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_put128_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_put8_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_put16_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_put32_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_put64_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_put128_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+
+/* Nonblocking put with signal */
+void pshmem_float_put_signal_nbi(float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_double_put_signal_nbi(double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_longdouble_put_signal_nbi(long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_char_put_signal_nbi(char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_schar_put_signal_nbi(signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_short_put_signal_nbi(short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_int_put_signal_nbi(int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_long_put_signal_nbi(long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_longlong_put_signal_nbi(long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_uchar_put_signal_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ushort_put_signal_nbi(unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint_put_signal_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ulong_put_signal_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ulonglong_put_signal_nbi(unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_int8_put_signal_nbi(int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_int16_put_signal_nbi(int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_int32_put_signal_nbi(int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_int64_put_signal_nbi(int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint8_put_signal_nbi(uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint16_put_signal_nbi(uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint32_put_signal_nbi(uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint64_put_signal_nbi(uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_size_put_signal_nbi(size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ptrdiff_put_signal_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_float_put_signal_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_double_put_signal_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_longdouble_put_signal_nbi(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_char_put_signal_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_schar_put_signal_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_short_put_signal_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_int_put_signal_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_long_put_signal_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_longlong_put_signal_nbi(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_uchar_put_signal_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_ushort_put_signal_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_uint_put_signal_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_ulong_put_signal_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_ulonglong_put_signal_nbi(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_int8_put_signal_nbi(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_int16_put_signal_nbi(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_int32_put_signal_nbi(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_int64_put_signal_nbi(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_uint8_put_signal_nbi(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_uint16_put_signal_nbi(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_uint32_put_signal_nbi(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_uint64_put_signal_nbi(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_size_put_signal_nbi(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_ptrdiff_put_signal_nbi(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_put8_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_put16_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_put32_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_put64_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_put128_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_put8_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_put16_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_put32_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_put64_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_put128_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+
+/* Signal fetch, add and set */
+uint64_t pshmem_signal_fetch(const uint64_t *sig_addr) SHOAL_NOEXCEPT;
+void pshmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) SHOAL_NOEXCEPT;
+void pshmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe) SHOAL_NOEXCEPT;
+void pshmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) SHOAL_NOEXCEPT;
+
 /* ---- Collective routines: world barrier and sync --------------------------------------------- */
 
 /* Barrier and sync over all PEs */
 void pshmem_barrier_all(void) SHOAL_NOEXCEPT;
 void pshmem_sync_all(void) SHOAL_NOEXCEPT;
+
+/* ---- Point-to-point synchronization routines ------------------------------------------------- */
+
+/* Wait until (short/ushort deprecated since 1.5) */
+void pshmem_int_wait_until(int *ivar, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+void pshmem_long_wait_until(long *ivar, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+void pshmem_longlong_wait_until(long long *ivar, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+void pshmem_uint_wait_until(unsigned int *ivar, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+void pshmem_ulong_wait_until(unsigned long *ivar, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+void pshmem_ulonglong_wait_until(unsigned long long *ivar, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+void pshmem_int32_wait_until(int32_t *ivar, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+void pshmem_int64_wait_until(int64_t *ivar, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+void pshmem_uint32_wait_until(uint32_t *ivar, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+void pshmem_uint64_wait_until(uint64_t *ivar, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+void pshmem_size_wait_until(size_t *ivar, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+void pshmem_ptrdiff_wait_until(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+void pshmem_short_wait_until(short *ivar, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+void pshmem_ushort_wait_until(unsigned short *ivar, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
+void pshmem_int_wait_until_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+void pshmem_long_wait_until_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+void pshmem_longlong_wait_until_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+void pshmem_uint_wait_until_all(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+void pshmem_ulong_wait_until_all(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+void pshmem_ulonglong_wait_until_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+void pshmem_int32_wait_until_all(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+void pshmem_int64_wait_until_all(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+void pshmem_uint32_wait_until_all(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+void pshmem_uint64_wait_until_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+void pshmem_size_wait_until_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+void pshmem_ptrdiff_wait_until_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_int_wait_until_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_long_wait_until_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_longlong_wait_until_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_uint_wait_until_any(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ulong_wait_until_any(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ulonglong_wait_until_any(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_int32_wait_until_any(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_int64_wait_until_any(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_uint32_wait_until_any(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_uint64_wait_until_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_size_wait_until_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ptrdiff_wait_until_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_int_wait_until_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_long_wait_until_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_longlong_wait_until_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_uint_wait_until_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ulong_wait_until_some(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ulonglong_wait_until_some(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_int32_wait_until_some(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_int64_wait_until_some(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_uint32_wait_until_some(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_uint64_wait_until_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_size_wait_until_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ptrdiff_wait_until_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+void pshmem_int_wait_until_all_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
+void pshmem_long_wait_until_all_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
+void pshmem_longlong_wait_until_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
+void pshmem_uint_wait_until_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT;
+void pshmem_ulong_wait_until_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT;
+void pshmem_ulonglong_wait_until_all_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT;
+void pshmem_int32_wait_until_all_vector(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t *cmp_values) SHOAL_NOEXCEPT;
+void pshmem_int64_wait_until_all_vector(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t *cmp_values) SHOAL_NOEXCEPT;
+void pshmem_uint32_wait_until_all_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t *cmp_values) SHOAL_NOEXCEPT;
+void pshmem_uint64_wait_until_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
+void pshmem_size_wait_until_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
+void pshmem_ptrdiff_wait_until_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_int_wait_until_any_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_long_wait_until_any_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_longlong_wait_until_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_uint_wait_until_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ulong_wait_until_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ulonglong_wait_until_any_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_int32_wait_until_any_vector(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_int64_wait_until_any_vector(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_uint32_wait_until_any_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_uint64_wait_until_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_size_wait_until_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ptrdiff_wait_until_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_int_wait_until_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_long_wait_until_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_longlong_wait_until_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_uint_wait_until_some_vector(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ulong_wait_until_some_vector(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ulonglong_wait_until_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_int32_wait_until_some_vector(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_int64_wait_until_some_vector(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_uint32_wait_until_some_vector(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_uint64_wait_until_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_size_wait_until_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ptrdiff_wait_until_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+
+/* Test (short/ushort deprecated since 1.5) */
+int pshmem_int_test(int *ivar, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+int pshmem_long_test(long *ivar, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+int pshmem_longlong_test(long long *ivar, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+int pshmem_uint_test(unsigned int *ivar, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+int pshmem_ulong_test(unsigned long *ivar, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_test(unsigned long long *ivar, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+int pshmem_int32_test(int32_t *ivar, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+int pshmem_int64_test(int64_t *ivar, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+int pshmem_uint32_test(uint32_t *ivar, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+int pshmem_uint64_test(uint64_t *ivar, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+int pshmem_size_test(size_t *ivar, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+int pshmem_ptrdiff_test(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+int pshmem_short_test(short *ivar, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+int pshmem_ushort_test(unsigned short *ivar, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
+int pshmem_int_test_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+int pshmem_long_test_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+int pshmem_longlong_test_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+int pshmem_uint_test_all(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+int pshmem_ulong_test_all(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_test_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+int pshmem_int32_test_all(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+int pshmem_int64_test_all(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+int pshmem_uint32_test_all(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+int pshmem_uint64_test_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+int pshmem_size_test_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+int pshmem_ptrdiff_test_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_int_test_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_long_test_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_longlong_test_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_uint_test_any(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ulong_test_any(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ulonglong_test_any(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_int32_test_any(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_int64_test_any(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_uint32_test_any(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_uint64_test_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_size_test_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ptrdiff_test_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_int_test_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_long_test_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_longlong_test_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_uint_test_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ulong_test_some(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ulonglong_test_some(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_int32_test_some(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_int64_test_some(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_uint32_test_some(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_uint64_test_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_size_test_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ptrdiff_test_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+int pshmem_int_test_all_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
+int pshmem_long_test_all_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
+int pshmem_longlong_test_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
+int pshmem_uint_test_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT;
+int pshmem_ulong_test_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_test_all_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT;
+int pshmem_int32_test_all_vector(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t *cmp_values) SHOAL_NOEXCEPT;
+int pshmem_int64_test_all_vector(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t *cmp_values) SHOAL_NOEXCEPT;
+int pshmem_uint32_test_all_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t *cmp_values) SHOAL_NOEXCEPT;
+int pshmem_uint64_test_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
+int pshmem_size_test_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
+int pshmem_ptrdiff_test_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_int_test_any_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_long_test_any_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_longlong_test_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_uint_test_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ulong_test_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ulonglong_test_any_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_int32_test_any_vector(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_int64_test_any_vector(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_uint32_test_any_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_uint64_test_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_size_test_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ptrdiff_test_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_int_test_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_long_test_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_longlong_test_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_uint_test_some_vector(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ulong_test_some_vector(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ulonglong_test_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_int32_test_some_vector(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_int64_test_some_vector(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_uint32_test_some_vector(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_uint64_test_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_size_test_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ptrdiff_test_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+
+/* Signal wait */
+uint64_t pshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+
+/* Legacy waits (shmem_wait/shmem_wait_until: long-typed C routines) [deprecated since 1.4] */
+void pshmem_short_wait(short *ivar, short cmp_value) SHOAL_NOEXCEPT;
+void pshmem_int_wait(int *ivar, int cmp_value) SHOAL_NOEXCEPT;
+void pshmem_long_wait(long *ivar, long cmp_value) SHOAL_NOEXCEPT;
+void pshmem_longlong_wait(long long *ivar, long long cmp_value) SHOAL_NOEXCEPT;
+void pshmem_wait(long *ivar, long cmp_value) SHOAL_NOEXCEPT;
+void pshmem_wait_until(long *ivar, int cmp, long cmp_value) SHOAL_NOEXCEPT;
 
 /* ---- Memory ordering routines ---------------------------------------------------------------- */
 
@@ -1180,6 +1514,13 @@ void pshmem_quiet(void) SHOAL_NOEXCEPT;
 void pshmem_ctx_quiet(shmem_ctx_t ctx) SHOAL_NOEXCEPT;
 void pshmem_pe_quiet(const int *target_pes, size_t npes) SHOAL_NOEXCEPT;
 void pshmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes) SHOAL_NOEXCEPT;
+
+/* ---- Distributed locking routines ------------------------------------------------------------ */
+
+/* Locks */
+void pshmem_set_lock(long *lock) SHOAL_NOEXCEPT;
+void pshmem_clear_lock(long *lock) SHOAL_NOEXCEPT;
+int pshmem_test_lock(long *lock) SHOAL_NOEXCEPT;
 
 /* ---- Cache management routines (no-ops) ------------------------------------------------------ */
 

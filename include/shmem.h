@@ -181,6 +181,18 @@ void *shmemalign(size_t alignment, size_t size) SHOAL_NOEXCEPT;
 void *shrealloc(void *ptr, size_t size) SHOAL_NOEXCEPT;
 void shfree(void *ptr) SHOAL_NOEXCEPT;
 
+/* ---- Communication management routines ------------------------------------------------------- */
+
+/* Contexts */
+int shmem_ctx_create(long options, shmem_ctx_t *ctx) SHOAL_NOEXCEPT;
+int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx) SHOAL_NOEXCEPT;
+void shmem_ctx_destroy(shmem_ctx_t ctx) SHOAL_NOEXCEPT;
+int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team) SHOAL_NOEXCEPT;
+
+/* Sessions */
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, long config_mask) SHOAL_NOEXCEPT;
+void shmem_ctx_session_stop(shmem_ctx_t ctx) SHOAL_NOEXCEPT;
+
 /* ---- Remote memory access routines ----------------------------------------------------------- */
 
 /* Blocking contiguous put */
@@ -1290,11 +1302,333 @@ void shmem_ctx_int64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int64_t *fetch, int64
 void shmem_ctx_uint32_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint32_t *fetch, uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
 void shmem_ctx_uint64_atomic_fetch_xor_nbi(shmem_ctx_t ctx, uint64_t *fetch, uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
 
+/* ---- Signaling operations -------------------------------------------------------------------- */
+
+/* Put with signal */
+void shmem_float_put_signal(float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_double_put_signal(double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_longdouble_put_signal(long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_char_put_signal(char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_schar_put_signal(signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_short_put_signal(short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_int_put_signal(int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_long_put_signal(long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_longlong_put_signal(long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_uchar_put_signal(unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ushort_put_signal(unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_put_signal(unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_put_signal(unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_put_signal(unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_int8_put_signal(int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_int16_put_signal(int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_put_signal(int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_put_signal(int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_uint8_put_signal(uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_uint16_put_signal(uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_put_signal(uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_put_signal(uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_size_put_signal(size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_put_signal(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_float_put_signal(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_double_put_signal(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_longdouble_put_signal(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_char_put_signal(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_schar_put_signal(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_short_put_signal(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int_put_signal(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_long_put_signal(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_longlong_put_signal(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uchar_put_signal(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ushort_put_signal(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_put_signal(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_put_signal(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_put_signal(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int8_put_signal(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int16_put_signal(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_put_signal(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_put_signal(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint8_put_signal(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint16_put_signal(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_put_signal(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_put_signal(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_size_put_signal(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ptrdiff_put_signal(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_put8_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_put16_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_put32_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_put64_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_put128_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_putmem_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_put8_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_put16_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_put32_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_put64_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_put128_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_putmem_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+
+/* Nonblocking put with signal */
+void shmem_float_put_signal_nbi(float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_double_put_signal_nbi(double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_longdouble_put_signal_nbi(long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_char_put_signal_nbi(char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_schar_put_signal_nbi(signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_short_put_signal_nbi(short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_int_put_signal_nbi(int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_long_put_signal_nbi(long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_longlong_put_signal_nbi(long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_uchar_put_signal_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ushort_put_signal_nbi(unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_put_signal_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_put_signal_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_put_signal_nbi(unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_int8_put_signal_nbi(int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_int16_put_signal_nbi(int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_put_signal_nbi(int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_put_signal_nbi(int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_uint8_put_signal_nbi(uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_uint16_put_signal_nbi(uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_put_signal_nbi(uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_put_signal_nbi(uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_size_put_signal_nbi(size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_put_signal_nbi(ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_float_put_signal_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_double_put_signal_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_longdouble_put_signal_nbi(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_char_put_signal_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_schar_put_signal_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_short_put_signal_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int_put_signal_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_long_put_signal_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_longlong_put_signal_nbi(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uchar_put_signal_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ushort_put_signal_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint_put_signal_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulong_put_signal_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ulonglong_put_signal_nbi(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int8_put_signal_nbi(shmem_ctx_t ctx, int8_t *dest, const int8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int16_put_signal_nbi(shmem_ctx_t ctx, int16_t *dest, const int16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int32_put_signal_nbi(shmem_ctx_t ctx, int32_t *dest, const int32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_int64_put_signal_nbi(shmem_ctx_t ctx, int64_t *dest, const int64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint8_put_signal_nbi(shmem_ctx_t ctx, uint8_t *dest, const uint8_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint16_put_signal_nbi(shmem_ctx_t ctx, uint16_t *dest, const uint16_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint32_put_signal_nbi(shmem_ctx_t ctx, uint32_t *dest, const uint32_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_uint64_put_signal_nbi(shmem_ctx_t ctx, uint64_t *dest, const uint64_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_size_put_signal_nbi(shmem_ctx_t ctx, size_t *dest, const size_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_ptrdiff_put_signal_nbi(shmem_ctx_t ctx, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_put8_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_put16_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_put32_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_put64_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_put128_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_put8_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_put16_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_put32_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_put64_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_put128_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_putmem_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT;
+
+/* Signal fetch, add and set */
+uint64_t shmem_signal_fetch(const uint64_t *sig_addr) SHOAL_NOEXCEPT;
+void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) SHOAL_NOEXCEPT;
+void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe) SHOAL_NOEXCEPT;
+void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) SHOAL_NOEXCEPT;
+
 /* ---- Collective routines: world barrier and sync --------------------------------------------- */
 
 /* Barrier and sync over all PEs */
 void shmem_barrier_all(void) SHOAL_NOEXCEPT;
 void shmem_sync_all(void) SHOAL_NOEXCEPT;
+
+/* ---- Point-to-point synchronization routines ------------------------------------------------- */
+
+/* Wait until (short/ushort deprecated since 1.5) */
+void shmem_int_wait_until(int *ivar, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+void shmem_long_wait_until(long *ivar, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+void shmem_longlong_wait_until(long long *ivar, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+void shmem_uint_wait_until(unsigned int *ivar, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+void shmem_ulong_wait_until(unsigned long *ivar, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+void shmem_ulonglong_wait_until(unsigned long long *ivar, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+void shmem_int32_wait_until(int32_t *ivar, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+void shmem_int64_wait_until(int64_t *ivar, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+void shmem_uint32_wait_until(uint32_t *ivar, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+void shmem_uint64_wait_until(uint64_t *ivar, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+void shmem_size_wait_until(size_t *ivar, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_wait_until(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+void shmem_short_wait_until(short *ivar, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+void shmem_ushort_wait_until(unsigned short *ivar, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
+void shmem_int_wait_until_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+void shmem_long_wait_until_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+void shmem_longlong_wait_until_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+void shmem_uint_wait_until_all(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+void shmem_ulong_wait_until_all(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+void shmem_ulonglong_wait_until_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+void shmem_int32_wait_until_all(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+void shmem_int64_wait_until_all(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+void shmem_uint32_wait_until_all(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+void shmem_uint64_wait_until_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+void shmem_size_wait_until_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_wait_until_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_int_wait_until_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_long_wait_until_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_longlong_wait_until_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_uint_wait_until_any(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ulong_wait_until_any(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ulonglong_wait_until_any(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_int32_wait_until_any(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_int64_wait_until_any(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_uint32_wait_until_any(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_uint64_wait_until_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_size_wait_until_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ptrdiff_wait_until_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_int_wait_until_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_long_wait_until_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_longlong_wait_until_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_uint_wait_until_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ulong_wait_until_some(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ulonglong_wait_until_some(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_int32_wait_until_some(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_int64_wait_until_some(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_uint32_wait_until_some(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_uint64_wait_until_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_size_wait_until_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ptrdiff_wait_until_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+void shmem_int_wait_until_all_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
+void shmem_long_wait_until_all_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
+void shmem_longlong_wait_until_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
+void shmem_uint_wait_until_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT;
+void shmem_ulong_wait_until_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT;
+void shmem_ulonglong_wait_until_all_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT;
+void shmem_int32_wait_until_all_vector(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t *cmp_values) SHOAL_NOEXCEPT;
+void shmem_int64_wait_until_all_vector(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t *cmp_values) SHOAL_NOEXCEPT;
+void shmem_uint32_wait_until_all_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t *cmp_values) SHOAL_NOEXCEPT;
+void shmem_uint64_wait_until_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
+void shmem_size_wait_until_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_wait_until_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_int_wait_until_any_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_long_wait_until_any_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_longlong_wait_until_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_uint_wait_until_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ulong_wait_until_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ulonglong_wait_until_any_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_int32_wait_until_any_vector(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_int64_wait_until_any_vector(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_uint32_wait_until_any_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_uint64_wait_until_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_size_wait_until_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ptrdiff_wait_until_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_int_wait_until_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_long_wait_until_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_longlong_wait_until_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_uint_wait_until_some_vector(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ulong_wait_until_some_vector(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ulonglong_wait_until_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_int32_wait_until_some_vector(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_int64_wait_until_some_vector(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_uint32_wait_until_some_vector(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_uint64_wait_until_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_size_wait_until_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ptrdiff_wait_until_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+
+/* Test (short/ushort deprecated since 1.5) */
+int shmem_int_test(int *ivar, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+int shmem_long_test(long *ivar, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+int shmem_longlong_test(long long *ivar, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+int shmem_uint_test(unsigned int *ivar, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+int shmem_ulong_test(unsigned long *ivar, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+int shmem_ulonglong_test(unsigned long long *ivar, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+int shmem_int32_test(int32_t *ivar, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+int shmem_int64_test(int64_t *ivar, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+int shmem_uint32_test(uint32_t *ivar, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+int shmem_uint64_test(uint64_t *ivar, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+int shmem_size_test(size_t *ivar, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+int shmem_ptrdiff_test(ptrdiff_t *ivar, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+int shmem_short_test(short *ivar, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+int shmem_ushort_test(unsigned short *ivar, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
+int shmem_int_test_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+int shmem_long_test_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+int shmem_longlong_test_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+int shmem_uint_test_all(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+int shmem_ulong_test_all(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+int shmem_ulonglong_test_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+int shmem_int32_test_all(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+int shmem_int64_test_all(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+int shmem_uint32_test_all(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+int shmem_uint64_test_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+int shmem_size_test_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+int shmem_ptrdiff_test_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_int_test_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_long_test_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_longlong_test_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_uint_test_any(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ulong_test_any(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ulonglong_test_any(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_int32_test_any(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_int64_test_any(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_uint32_test_any(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_uint64_test_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_size_test_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ptrdiff_test_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_int_test_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_long_test_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_longlong_test_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_uint_test_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ulong_test_some(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ulonglong_test_some(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_int32_test_some(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int32_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_int64_test_some(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int64_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_uint32_test_some(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint32_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_uint64_test_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_size_test_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ptrdiff_test_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+int shmem_int_test_all_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
+int shmem_long_test_all_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
+int shmem_longlong_test_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
+int shmem_uint_test_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT;
+int shmem_ulong_test_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT;
+int shmem_ulonglong_test_all_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT;
+int shmem_int32_test_all_vector(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t *cmp_values) SHOAL_NOEXCEPT;
+int shmem_int64_test_all_vector(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t *cmp_values) SHOAL_NOEXCEPT;
+int shmem_uint32_test_all_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t *cmp_values) SHOAL_NOEXCEPT;
+int shmem_uint64_test_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
+int shmem_size_test_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
+int shmem_ptrdiff_test_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_int_test_any_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_long_test_any_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_longlong_test_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_uint_test_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ulong_test_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ulonglong_test_any_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_int32_test_any_vector(int32_t *ivars, size_t nelems, const int *status, int cmp, int32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_int64_test_any_vector(int64_t *ivars, size_t nelems, const int *status, int cmp, int64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_uint32_test_any_vector(uint32_t *ivars, size_t nelems, const int *status, int cmp, uint32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_uint64_test_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_size_test_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ptrdiff_test_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_int_test_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_long_test_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_longlong_test_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_uint_test_some_vector(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ulong_test_some_vector(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ulonglong_test_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_int32_test_some_vector(int32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_int64_test_some_vector(int64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_uint32_test_some_vector(uint32_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint32_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_uint64_test_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_size_test_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ptrdiff_test_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+
+/* Signal wait */
+uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
+
+/* Legacy waits (shmem_wait/shmem_wait_until: long-typed C routines) [deprecated since 1.4] */
+void shmem_short_wait(short *ivar, short cmp_value) SHOAL_NOEXCEPT;
+void shmem_int_wait(int *ivar, int cmp_value) SHOAL_NOEXCEPT;
+void shmem_long_wait(long *ivar, long cmp_value) SHOAL_NOEXCEPT;
+void shmem_longlong_wait(long long *ivar, long long cmp_value) SHOAL_NOEXCEPT;
+void shmem_wait(long *ivar, long cmp_value) SHOAL_NOEXCEPT;
+void shmem_wait_until(long *ivar, int cmp, long cmp_value) SHOAL_NOEXCEPT;
 
 /* ---- Memory ordering routines ---------------------------------------------------------------- */
 
@@ -1305,6 +1639,13 @@ void shmem_quiet(void) SHOAL_NOEXCEPT;
 void shmem_ctx_quiet(shmem_ctx_t ctx) SHOAL_NOEXCEPT;
 void shmem_pe_quiet(const int *target_pes, size_t npes) SHOAL_NOEXCEPT;
 void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes) SHOAL_NOEXCEPT;
+
+/* ---- Distributed locking routines ------------------------------------------------------------ */
+
+/* Locks */
+void shmem_set_lock(long *lock) SHOAL_NOEXCEPT;
+void shmem_clear_lock(long *lock) SHOAL_NOEXCEPT;
+int shmem_test_lock(long *lock) SHOAL_NOEXCEPT;
 
 /* ---- Cache management routines (no-ops) ------------------------------------------------------ */
 
@@ -2219,6 +2560,230 @@ void shoal_c11_generic_type_error(void);
             int64_t *: shmem_int64_atomic_fetch_xor_nbi, \
             default: shoal_c11_generic_type_error))(__VA_ARGS__)
 
+/* shmem_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe) and shmem_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe) */
+#define shmem_put_signal(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            float *: shmem_ctx_float_put_signal, \
+            double *: shmem_ctx_double_put_signal, \
+            long double *: shmem_ctx_longdouble_put_signal, \
+            char *: shmem_ctx_char_put_signal, \
+            signed char *: shmem_ctx_schar_put_signal, \
+            short *: shmem_ctx_short_put_signal, \
+            int *: shmem_ctx_int_put_signal, \
+            long *: shmem_ctx_long_put_signal, \
+            long long *: shmem_ctx_longlong_put_signal, \
+            unsigned char *: shmem_ctx_uchar_put_signal, \
+            unsigned short *: shmem_ctx_ushort_put_signal, \
+            unsigned int *: shmem_ctx_uint_put_signal, \
+            unsigned long *: shmem_ctx_ulong_put_signal, \
+            unsigned long long *: shmem_ctx_ulonglong_put_signal, \
+            default: shoal_c11_generic_type_error), \
+        float *: shmem_float_put_signal, \
+        double *: shmem_double_put_signal, \
+        long double *: shmem_longdouble_put_signal, \
+        char *: shmem_char_put_signal, \
+        signed char *: shmem_schar_put_signal, \
+        short *: shmem_short_put_signal, \
+        int *: shmem_int_put_signal, \
+        long *: shmem_long_put_signal, \
+        long long *: shmem_longlong_put_signal, \
+        unsigned char *: shmem_uchar_put_signal, \
+        unsigned short *: shmem_ushort_put_signal, \
+        unsigned int *: shmem_uint_put_signal, \
+        unsigned long *: shmem_ulong_put_signal, \
+        unsigned long long *: shmem_ulonglong_put_signal)(__VA_ARGS__)
+
+/* shmem_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe) and shmem_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe) */
+#define shmem_put_signal_nbi(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            float *: shmem_ctx_float_put_signal_nbi, \
+            double *: shmem_ctx_double_put_signal_nbi, \
+            long double *: shmem_ctx_longdouble_put_signal_nbi, \
+            char *: shmem_ctx_char_put_signal_nbi, \
+            signed char *: shmem_ctx_schar_put_signal_nbi, \
+            short *: shmem_ctx_short_put_signal_nbi, \
+            int *: shmem_ctx_int_put_signal_nbi, \
+            long *: shmem_ctx_long_put_signal_nbi, \
+            long long *: shmem_ctx_longlong_put_signal_nbi, \
+            unsigned char *: shmem_ctx_uchar_put_signal_nbi, \
+            unsigned short *: shmem_ctx_ushort_put_signal_nbi, \
+            unsigned int *: shmem_ctx_uint_put_signal_nbi, \
+            unsigned long *: shmem_ctx_ulong_put_signal_nbi, \
+            unsigned long long *: shmem_ctx_ulonglong_put_signal_nbi, \
+            default: shoal_c11_generic_type_error), \
+        float *: shmem_float_put_signal_nbi, \
+        double *: shmem_double_put_signal_nbi, \
+        long double *: shmem_longdouble_put_signal_nbi, \
+        char *: shmem_char_put_signal_nbi, \
+        signed char *: shmem_schar_put_signal_nbi, \
+        short *: shmem_short_put_signal_nbi, \
+        int *: shmem_int_put_signal_nbi, \
+        long *: shmem_long_put_signal_nbi, \
+        long long *: shmem_longlong_put_signal_nbi, \
+        unsigned char *: shmem_uchar_put_signal_nbi, \
+        unsigned short *: shmem_ushort_put_signal_nbi, \
+        unsigned int *: shmem_uint_put_signal_nbi, \
+        unsigned long *: shmem_ulong_put_signal_nbi, \
+        unsigned long long *: shmem_ulonglong_put_signal_nbi)(__VA_ARGS__)
+
+/* shmem_signal_add(ctx, sig_addr, signal, pe) and shmem_signal_add(sig_addr, signal, pe) */
+#define shmem_signal_add(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: shmem_ctx_signal_add, \
+        default: shmem_signal_add)(__VA_ARGS__)
+
+/* shmem_signal_set(ctx, sig_addr, signal, pe) and shmem_signal_set(sig_addr, signal, pe) */
+#define shmem_signal_set(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_ctx_t: shmem_ctx_signal_set, \
+        default: shmem_signal_set)(__VA_ARGS__)
+
+/* shmem_wait_until(ivar, cmp, cmp_value) */
+#define shmem_wait_until(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_wait_until, \
+        long *: shmem_long_wait_until, \
+        long long *: shmem_longlong_wait_until, \
+        unsigned int *: shmem_uint_wait_until, \
+        unsigned long *: shmem_ulong_wait_until, \
+        unsigned long long *: shmem_ulonglong_wait_until, \
+        short *: shmem_short_wait_until, \
+        unsigned short *: shmem_ushort_wait_until)(__VA_ARGS__)
+
+/* shmem_wait_until_all(ivars, nelems, status, cmp, cmp_value) */
+#define shmem_wait_until_all(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_wait_until_all, \
+        long *: shmem_long_wait_until_all, \
+        long long *: shmem_longlong_wait_until_all, \
+        unsigned int *: shmem_uint_wait_until_all, \
+        unsigned long *: shmem_ulong_wait_until_all, \
+        unsigned long long *: shmem_ulonglong_wait_until_all)(__VA_ARGS__)
+
+/* shmem_wait_until_any(ivars, nelems, status, cmp, cmp_value) */
+#define shmem_wait_until_any(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_wait_until_any, \
+        long *: shmem_long_wait_until_any, \
+        long long *: shmem_longlong_wait_until_any, \
+        unsigned int *: shmem_uint_wait_until_any, \
+        unsigned long *: shmem_ulong_wait_until_any, \
+        unsigned long long *: shmem_ulonglong_wait_until_any)(__VA_ARGS__)
+
+/* shmem_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value) */
+#define shmem_wait_until_some(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_wait_until_some, \
+        long *: shmem_long_wait_until_some, \
+        long long *: shmem_longlong_wait_until_some, \
+        unsigned int *: shmem_uint_wait_until_some, \
+        unsigned long *: shmem_ulong_wait_until_some, \
+        unsigned long long *: shmem_ulonglong_wait_until_some)(__VA_ARGS__)
+
+/* shmem_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values) */
+#define shmem_wait_until_all_vector(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_wait_until_all_vector, \
+        long *: shmem_long_wait_until_all_vector, \
+        long long *: shmem_longlong_wait_until_all_vector, \
+        unsigned int *: shmem_uint_wait_until_all_vector, \
+        unsigned long *: shmem_ulong_wait_until_all_vector, \
+        unsigned long long *: shmem_ulonglong_wait_until_all_vector)(__VA_ARGS__)
+
+/* shmem_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values) */
+#define shmem_wait_until_any_vector(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_wait_until_any_vector, \
+        long *: shmem_long_wait_until_any_vector, \
+        long long *: shmem_longlong_wait_until_any_vector, \
+        unsigned int *: shmem_uint_wait_until_any_vector, \
+        unsigned long *: shmem_ulong_wait_until_any_vector, \
+        unsigned long long *: shmem_ulonglong_wait_until_any_vector)(__VA_ARGS__)
+
+/* shmem_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values) */
+#define shmem_wait_until_some_vector(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_wait_until_some_vector, \
+        long *: shmem_long_wait_until_some_vector, \
+        long long *: shmem_longlong_wait_until_some_vector, \
+        unsigned int *: shmem_uint_wait_until_some_vector, \
+        unsigned long *: shmem_ulong_wait_until_some_vector, \
+        unsigned long long *: shmem_ulonglong_wait_until_some_vector)(__VA_ARGS__)
+
+/* shmem_test(ivar, cmp, cmp_value) */
+#define shmem_test(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_test, \
+        long *: shmem_long_test, \
+        long long *: shmem_longlong_test, \
+        unsigned int *: shmem_uint_test, \
+        unsigned long *: shmem_ulong_test, \
+        unsigned long long *: shmem_ulonglong_test, \
+        short *: shmem_short_test, \
+        unsigned short *: shmem_ushort_test)(__VA_ARGS__)
+
+/* shmem_test_all(ivars, nelems, status, cmp, cmp_value) */
+#define shmem_test_all(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_test_all, \
+        long *: shmem_long_test_all, \
+        long long *: shmem_longlong_test_all, \
+        unsigned int *: shmem_uint_test_all, \
+        unsigned long *: shmem_ulong_test_all, \
+        unsigned long long *: shmem_ulonglong_test_all)(__VA_ARGS__)
+
+/* shmem_test_any(ivars, nelems, status, cmp, cmp_value) */
+#define shmem_test_any(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_test_any, \
+        long *: shmem_long_test_any, \
+        long long *: shmem_longlong_test_any, \
+        unsigned int *: shmem_uint_test_any, \
+        unsigned long *: shmem_ulong_test_any, \
+        unsigned long long *: shmem_ulonglong_test_any)(__VA_ARGS__)
+
+/* shmem_test_some(ivars, nelems, indices, status, cmp, cmp_value) */
+#define shmem_test_some(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_test_some, \
+        long *: shmem_long_test_some, \
+        long long *: shmem_longlong_test_some, \
+        unsigned int *: shmem_uint_test_some, \
+        unsigned long *: shmem_ulong_test_some, \
+        unsigned long long *: shmem_ulonglong_test_some)(__VA_ARGS__)
+
+/* shmem_test_all_vector(ivars, nelems, status, cmp, cmp_values) */
+#define shmem_test_all_vector(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_test_all_vector, \
+        long *: shmem_long_test_all_vector, \
+        long long *: shmem_longlong_test_all_vector, \
+        unsigned int *: shmem_uint_test_all_vector, \
+        unsigned long *: shmem_ulong_test_all_vector, \
+        unsigned long long *: shmem_ulonglong_test_all_vector)(__VA_ARGS__)
+
+/* shmem_test_any_vector(ivars, nelems, status, cmp, cmp_values) */
+#define shmem_test_any_vector(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_test_any_vector, \
+        long *: shmem_long_test_any_vector, \
+        long long *: shmem_longlong_test_any_vector, \
+        unsigned int *: shmem_uint_test_any_vector, \
+        unsigned long *: shmem_ulong_test_any_vector, \
+        unsigned long long *: shmem_ulonglong_test_any_vector)(__VA_ARGS__)
+
+/* shmem_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values) */
+#define shmem_test_some_vector(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        int *: shmem_int_test_some_vector, \
+        long *: shmem_long_test_some_vector, \
+        long long *: shmem_longlong_test_some_vector, \
+        unsigned int *: shmem_uint_test_some_vector, \
+        unsigned long *: shmem_ulong_test_some_vector, \
+        unsigned long long *: shmem_ulonglong_test_some_vector)(__VA_ARGS__)
+
 #endif /* C11 */
 
 /* ---- C++ overloads of the type-generic interfaces -------------------------------------------- */
@@ -2879,6 +3444,187 @@ inline void shmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long *fetch, un
 inline void shmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, unsigned long long *fetch, unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
 inline void shmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int32_t *fetch, int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int32_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
 inline void shmem_atomic_fetch_xor_nbi(shmem_ctx_t ctx, int64_t *fetch, int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT { shmem_ctx_int64_atomic_fetch_xor_nbi(ctx, fetch, dest, value, pe); }
+
+/* shmem_put_signal */
+inline void shmem_put_signal(float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_float_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_double_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_longdouble_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_char_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_schar_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_short_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_int_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_long_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_longlong_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_uchar_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ushort_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_uint_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ulong_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_put_signal(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_float_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_double_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_longdouble_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_char_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_schar_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_short_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_int_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_long_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_longlong_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_uchar_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_ushort_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_put_signal(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+
+/* shmem_put_signal_nbi */
+inline void shmem_put_signal_nbi(float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_float_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_double_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_longdouble_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_char_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_schar_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_short_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_int_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_long_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_longlong_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_uchar_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ushort_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_uint_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ulong_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_put_signal_nbi(dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(shmem_ctx_t ctx, float *dest, const float *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_float_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(shmem_ctx_t ctx, double *dest, const double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_double_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(shmem_ctx_t ctx, long double *dest, const long double *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_longdouble_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(shmem_ctx_t ctx, char *dest, const char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_char_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(shmem_ctx_t ctx, signed char *dest, const signed char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_schar_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(shmem_ctx_t ctx, short *dest, const short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_short_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(shmem_ctx_t ctx, int *dest, const int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_int_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(shmem_ctx_t ctx, long *dest, const long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_long_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(shmem_ctx_t ctx, long long *dest, const long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_longlong_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(shmem_ctx_t ctx, unsigned char *dest, const unsigned char *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_uchar_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(shmem_ctx_t ctx, unsigned short *dest, const unsigned short *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_ushort_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(shmem_ctx_t ctx, unsigned int *dest, const unsigned int *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_uint_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(shmem_ctx_t ctx, unsigned long *dest, const unsigned long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulong_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+inline void shmem_put_signal_nbi(shmem_ctx_t ctx, unsigned long long *dest, const unsigned long long *source, size_t nelems, uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) SHOAL_NOEXCEPT { shmem_ctx_ulonglong_put_signal_nbi(ctx, dest, source, nelems, sig_addr, signal, sig_op, pe); }
+
+/* shmem_signal_add */
+inline void shmem_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) SHOAL_NOEXCEPT { shmem_ctx_signal_add(ctx, sig_addr, signal, pe); }
+
+/* shmem_signal_set */
+inline void shmem_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) SHOAL_NOEXCEPT { shmem_ctx_signal_set(ctx, sig_addr, signal, pe); }
+
+/* shmem_wait_until */
+inline void shmem_wait_until(int *ivar, int cmp, int cmp_value) SHOAL_NOEXCEPT { shmem_int_wait_until(ivar, cmp, cmp_value); }
+inline void shmem_wait_until(long long *ivar, int cmp, long long cmp_value) SHOAL_NOEXCEPT { shmem_longlong_wait_until(ivar, cmp, cmp_value); }
+inline void shmem_wait_until(unsigned int *ivar, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT { shmem_uint_wait_until(ivar, cmp, cmp_value); }
+inline void shmem_wait_until(unsigned long *ivar, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT { shmem_ulong_wait_until(ivar, cmp, cmp_value); }
+inline void shmem_wait_until(unsigned long long *ivar, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT { shmem_ulonglong_wait_until(ivar, cmp, cmp_value); }
+inline void shmem_wait_until(short *ivar, int cmp, short cmp_value) SHOAL_NOEXCEPT { shmem_short_wait_until(ivar, cmp, cmp_value); }
+inline void shmem_wait_until(unsigned short *ivar, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT { shmem_ushort_wait_until(ivar, cmp, cmp_value); }
+
+/* shmem_wait_until_all */
+inline void shmem_wait_until_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT { shmem_int_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void shmem_wait_until_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT { shmem_long_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void shmem_wait_until_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT { shmem_longlong_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void shmem_wait_until_all(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT { shmem_uint_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void shmem_wait_until_all(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT { shmem_ulong_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void shmem_wait_until_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT { shmem_ulonglong_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+
+/* shmem_wait_until_any */
+inline size_t shmem_wait_until_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT { return shmem_int_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t shmem_wait_until_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT { return shmem_long_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t shmem_wait_until_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT { return shmem_longlong_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t shmem_wait_until_any(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT { return shmem_uint_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t shmem_wait_until_any(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT { return shmem_ulong_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t shmem_wait_until_any(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT { return shmem_ulonglong_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+
+/* shmem_wait_until_some */
+inline size_t shmem_wait_until_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT { return shmem_int_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t shmem_wait_until_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT { return shmem_long_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t shmem_wait_until_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT { return shmem_longlong_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t shmem_wait_until_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT { return shmem_uint_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t shmem_wait_until_some(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT { return shmem_ulong_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t shmem_wait_until_some(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT { return shmem_ulonglong_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+
+/* shmem_wait_until_all_vector */
+inline void shmem_wait_until_all_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT { shmem_int_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline void shmem_wait_until_all_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT { shmem_long_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline void shmem_wait_until_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT { shmem_longlong_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline void shmem_wait_until_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT { shmem_uint_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline void shmem_wait_until_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT { shmem_ulong_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline void shmem_wait_until_all_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT { shmem_ulonglong_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+
+/* shmem_wait_until_any_vector */
+inline size_t shmem_wait_until_any_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT { return shmem_int_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t shmem_wait_until_any_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT { return shmem_long_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t shmem_wait_until_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT { return shmem_longlong_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t shmem_wait_until_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT { return shmem_uint_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t shmem_wait_until_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulong_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t shmem_wait_until_any_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulonglong_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+
+/* shmem_wait_until_some_vector */
+inline size_t shmem_wait_until_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT { return shmem_int_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t shmem_wait_until_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT { return shmem_long_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t shmem_wait_until_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT { return shmem_longlong_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t shmem_wait_until_some_vector(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT { return shmem_uint_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t shmem_wait_until_some_vector(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulong_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t shmem_wait_until_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulonglong_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+
+/* shmem_test */
+inline int shmem_test(int *ivar, int cmp, int cmp_value) SHOAL_NOEXCEPT { return shmem_int_test(ivar, cmp, cmp_value); }
+inline int shmem_test(long *ivar, int cmp, long cmp_value) SHOAL_NOEXCEPT { return shmem_long_test(ivar, cmp, cmp_value); }
+inline int shmem_test(long long *ivar, int cmp, long long cmp_value) SHOAL_NOEXCEPT { return shmem_longlong_test(ivar, cmp, cmp_value); }
+inline int shmem_test(unsigned int *ivar, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT { return shmem_uint_test(ivar, cmp, cmp_value); }
+inline int shmem_test(unsigned long *ivar, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT { return shmem_ulong_test(ivar, cmp, cmp_value); }
+inline int shmem_test(unsigned long long *ivar, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT { return shmem_ulonglong_test(ivar, cmp, cmp_value); }
+inline int shmem_test(short *ivar, int cmp, short cmp_value) SHOAL_NOEXCEPT { return shmem_short_test(ivar, cmp, cmp_value); }
+inline int shmem_test(unsigned short *ivar, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT { return shmem_ushort_test(ivar, cmp, cmp_value); }
+
+/* shmem_test_all */
+inline int shmem_test_all(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT { return shmem_int_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int shmem_test_all(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT { return shmem_long_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int shmem_test_all(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT { return shmem_longlong_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int shmem_test_all(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT { return shmem_uint_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int shmem_test_all(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT { return shmem_ulong_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int shmem_test_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT { return shmem_ulonglong_test_all(ivars, nelems, status, cmp, cmp_value); }
+
+/* shmem_test_any */
+inline size_t shmem_test_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT { return shmem_int_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t shmem_test_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT { return shmem_long_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t shmem_test_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT { return shmem_longlong_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t shmem_test_any(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT { return shmem_uint_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t shmem_test_any(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT { return shmem_ulong_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t shmem_test_any(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT { return shmem_ulonglong_test_any(ivars, nelems, status, cmp, cmp_value); }
+
+/* shmem_test_some */
+inline size_t shmem_test_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT { return shmem_int_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t shmem_test_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT { return shmem_long_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t shmem_test_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT { return shmem_longlong_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t shmem_test_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT { return shmem_uint_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t shmem_test_some(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT { return shmem_ulong_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t shmem_test_some(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT { return shmem_ulonglong_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+
+/* shmem_test_all_vector */
+inline int shmem_test_all_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT { return shmem_int_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int shmem_test_all_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT { return shmem_long_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int shmem_test_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT { return shmem_longlong_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int shmem_test_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT { return shmem_uint_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int shmem_test_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulong_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int shmem_test_all_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulonglong_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+
+/* shmem_test_any_vector */
+inline size_t shmem_test_any_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT { return shmem_int_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t shmem_test_any_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT { return shmem_long_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t shmem_test_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT { return shmem_longlong_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t shmem_test_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT { return shmem_uint_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t shmem_test_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulong_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t shmem_test_any_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulonglong_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+
+/* shmem_test_some_vector */
+inline size_t shmem_test_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT { return shmem_int_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t shmem_test_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT { return shmem_long_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t shmem_test_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT { return shmem_longlong_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t shmem_test_some_vector(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT { return shmem_uint_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t shmem_test_some_vector(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulong_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t shmem_test_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulonglong_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 
 #endif /* __cplusplus */
 

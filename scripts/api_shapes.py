@@ -134,7 +134,7 @@ FAMILIES = [
             F("void shmem_team_destroy(shmem_team_t team)"),
         ]),
     ]),
-    Family("ctx", "ctx", "Communication management routines", False, [
+    Family("ctx", "ctx", "Communication management routines", True, [
         Group("Contexts", [
             F("int shmem_ctx_create(long options, shmem_ctx_t *ctx)"),
             F("int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)"),
@@ -276,7 +276,7 @@ FAMILIES = [
         ]),
     ]),
     # ---------------------------------------------------------------------------------------
-    Family("signal", "signal", "Signaling operations", False, [
+    Family("signal", "signal", "Signaling operations", True, [
         Group("Put with signal", [
             T("void shmem_{T}_put_signal(TYPE *dest, const TYPE *source, size_t nelems, uint64_t *sig_addr, "
               "uint64_t signal, int sig_op, int pe)", RMA, ctx=True, generic="shmem_put_signal"),
@@ -405,7 +405,7 @@ FAMILIES = [
         ], deprecated="1.5"),
     ]),
     # ---------------------------------------------------------------------------------------
-    Family("p2p_sync", "p2p_sync", "Point-to-point synchronization routines", False, [
+    Family("p2p_sync", "p2p_sync", "Point-to-point synchronization routines", True, [
         Group("Wait until (short/ushort deprecated since 1.5)", [
             T("void shmem_{T}_wait_until(TYPE *ivar, int cmp, TYPE cmp_value)", SYNC_WITH_DEP,
               generic="shmem_wait_until"),
@@ -454,7 +454,7 @@ FAMILIES = [
             F("void shmem_pe_quiet(const int *target_pes, size_t npes)", ctx=True),
         ]),
     ]),
-    Family("lock", "lock", "Distributed locking routines", False, [
+    Family("lock", "lock", "Distributed locking routines", True, [
         Group("Locks", [
             F("void shmem_set_lock(long *lock)"),
             F("void shmem_clear_lock(long *lock)"),

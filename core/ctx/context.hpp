@@ -1,19 +1,36 @@
 // struct shoal_ctx is what the public shmem_ctx_t points to. SHMEM_CTX_DEFAULT is the address of
-// shoal_ctx_default, whose worker is the runtime's own.
+// shoal_ctx_default, which issues on the runtime's own worker; every context created later owns
+// a worker of its own, so a quiet on one context waits only for that context's operations and
+// contexts of different threads never contend for one worker.
 #pragma once
 
 #include <atomic>
+#include <memory>
 
 #include "transport/ucx_worker.hpp"
 
+struct shoal_team;
+
 struct shoal_ctx {
-  shoal::ucx::UcxWorker *worker = nullptr;  // set by shmem_init, cleared by shmem_finalize
+  shoal::ucx::UcxWorker *worker = nullptr;  // null once destroyed (and before shmem_init)
   // Set before an operation is handed to UCX, cleared by quiet: a quiet with nothing handed to
   // UCX since the last one (on-node traffic only) skips the flush.
   std::atomic<bool> ucx_pending{false};
   long options = 0;
+  shoal_team *team = nullptr;
+  std::unique_ptr<shoal::ucx::UcxWorker> own_worker;  // for contexts other than the default
 };
 
 extern "C" {
 __attribute__((visibility("default"))) extern shoal_ctx shoal_ctx_default;
 }
+
+namespace shoal::ctx {
+
+// Creates a context on `team` with its own UCX worker connected to every PE. Returns null and
+// logs why when that fails.
+shoal_ctx *create(long options, shoal_team *team, const char *routine) noexcept;
+// Completes the context's operations and releases it.
+void destroy(shoal_ctx *ctx, const char *routine) noexcept;
+
+}  // namespace shoal::ctx

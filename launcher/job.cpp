@@ -1,0 +1,268 @@
+#include "job.hpp"
+
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <optional>
+
+#include "diagnostics.hpp"
+#include "environment.hpp"
+#include "event_queue.hpp"
+#include "pmix_host.hpp"
+#include "process_group.hpp"
+#include "session_files.hpp"
+#include "signals.hpp"
+#include "stdio_forwarder.hpp"
+
+namespace shoal::launcher {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// How long PEs get between the polite signal and SIGKILL.
+constexpr auto kKillGrace = std::chrono::seconds(2);
+// How long PE output pipes may stay open after the last PE exited (something that escaped the
+// PE's process group holds them); then the rest is read without waiting.
+constexpr auto kDrainGrace = std::chrono::seconds(2);
+
+// An exit status the shell can see: the low 8 bits as exit() would give, but never turn a
+// non-zero abort status into success.
+int exit_status_for(int status) {
+  if (status >= 0 && status <= 255) return status;
+  return (status & 0xff) != 0 ? (status & 0xff) : 1;
+}
+
+class Job {
+ public:
+  explicit Job(const JobConfig &config)
+      : config_(config),
+        nspace_("oshrun-" + std::to_string(::getpid())),
+        host_(events_),
+        procs_(signals_),
+        output_(config.options.tag_output),
+        pes_(static_cast<std::size_t>(config.options.np)) {}
+  ~Job() { teardown(); }
+
+  int run() {
+    if (!launch()) begin_termination(1, SIGTERM);
+    event_loop();
+    teardown();
+    return exit_status_;
+  }
+
+ private:
+  struct PeState {
+    bool connected = false;  // reached the PMIx server (PMIx_Init)
+    bool finalized = false;  // called PMIx_Finalize
+  };
+
+  bool fail(const std::string &what) {
+    diag(what);
+    return false;
+  }
+
+  bool launch() {
+    std::string error;
+    if (!signals_.open()) return fail(std::string("cannot set up signals: ") + std::strerror(errno));
+    if (!events_.ok()) return fail(std::string("pipe: ") + std::strerror(errno));
+    if (!dir_.create(error)) return fail(error);
+    sweep_stale_sessions(dir_.base());
+    if (!host_.start(dir_.path(), error)) return fail(error);
+    if (!host_.register_job(nspace_, config_.options.np, error)) return fail(error);
+
+    int pe0_stdin = -1;
+    if (!input_.prepare(pe0_stdin, error)) return fail(error);
+    const int dev_null = open_dev_null();
+    if (dev_null < 0) {
+      ::close(pe0_stdin);
+      return fail(std::string("/dev/null: ") + std::strerror(errno));
+    }
+
+    std::vector<char *> argv;
+    for (const std::string &a : config_.options.program) argv.push_back(const_cast<char *>(a.c_str()));
+    argv.push_back(nullptr);
+
+    bool ok = true;
+    for (int rank = 0; rank < config_.options.np && ok; ++rank) {
+      ok = spawn_pe(rank, argv.data(), rank == 0 ? pe0_stdin : dev_null, error);
+      if (!ok) diag("cannot start PE " + std::to_string(rank) + ": " + error);
+    }
+    ::close(pe0_stdin);
+    ::close(dev_null);
+    return ok;
+  }
+
+  bool spawn_pe(int rank, char *const *argv, int stdin_fd, std::string &error) {
+    if (!host_.register_client(rank, error)) return false;
+    CEnvironment env(config_.environment);
+    if (!host_.setup_fork(rank, env.get(), error)) return false;
+    int out = -1, err = -1;
+    if (!output_.add_pe(rank, out, err, error)) return false;
+    SpawnRequest req;
+    req.rank = rank;
+    req.path = config_.program_path.c_str();
+    req.argv = argv;
+    req.envp = env.get();
+    req.stdin_fd = stdin_fd;
+    req.stdout_fd = out;
+    req.stderr_fd = err;
+    const bool ok = procs_.spawn(req, [&](pid_t pid) { host_.set_pid(rank, pid); }, error);
+    ::close(out);
+    ::close(err);
+    return ok;
+  }
+
+  void event_loop() {
+    for (;;) {
+      const auto now = Clock::now();
+      if (terminating_ && !killed_ && now >= kill_at_) {
+        procs_.signal_all(SIGKILL);
+        killed_ = true;
+      }
+      if (procs_.running() == 0) {
+        if (output_.all_closed()) break;
+        if (!drain_until_) drain_until_ = now + kDrainGrace;
+        else if (now >= *drain_until_) break;
+      }
+
+      std::vector<pollfd> fds;
+      if (signals_.fd() >= 0) fds.push_back({signals_.fd(), POLLIN, 0});
+      if (events_.ok()) fds.push_back({events_.wake_fd(), POLLIN, 0});
+      const std::size_t in_first = fds.size();
+      const std::size_t in_count = input_.add_pollfds(fds);
+      const std::size_t out_first = fds.size();
+      const std::size_t out_count = output_.add_pollfds(fds);
+
+      if (::poll(fds.data(), fds.size(), poll_timeout_ms()) < 0 && errno != EINTR) {
+        diag(std::string("poll: ") + std::strerror(errno));
+        break;
+      }
+      handle_host_events();
+      for (int sig : signals_.take()) {
+        if (sig == SIGCHLD) handle_exits();
+        else on_signal(sig);
+      }
+      input_.handle(fds, in_first, in_count);
+      output_.handle(fds, out_first, out_count);
+    }
+    output_.finish();
+  }
+
+  int poll_timeout_ms() const {
+    std::optional<Clock::time_point> deadline;
+    if (terminating_ && !killed_) deadline = kill_at_;
+    if (drain_until_ && (!deadline || *drain_until_ < *deadline)) deadline = drain_until_;
+    if (!deadline) return -1;
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(*deadline - Clock::now());
+    return left.count() < 0 ? 0 : static_cast<int>(left.count());
+  }
+
+  void handle_host_events() {
+    for (HostEvent &e : events_.take()) {
+      PeState &pe = pes_[static_cast<std::size_t>(e.rank)];
+      switch (e.kind) {
+        case HostEvent::Kind::connected:  // (again, if it re-initializes after a finalize)
+          pe.connected = true;
+          pe.finalized = false;
+          break;
+        case HostEvent::Kind::finalized:
+          if (!e.process_exiting) pe.finalized = true;
+          break;
+        case HostEvent::Kind::aborted:
+          if (terminating_) break;
+          if (!e.message.empty())
+            diag("PE " + std::to_string(e.rank) + " aborted the job: " + e.message);
+          begin_termination(exit_status_for(e.status), SIGTERM);
+          break;
+      }
+    }
+  }
+
+  void handle_exits() {
+    const std::vector<PeExit> exits = procs_.reap();
+    if (exits.empty()) return;
+    // A PE's PMIx_Finalize or PMIx_Abort is queued before PMIx lets it continue, hence before
+    // it can exit: taking the queue now makes sure we judge these exits knowing about them.
+    handle_host_events();
+    for (const PeExit &e : exits) on_pe_exit(e);
+  }
+
+  void on_pe_exit(const PeExit &e) {
+    output_.drain_available(e.rank);  // its last words before our verdict on it
+    if (e.rank == 0) input_.stop();
+    if (terminating_) return;  // we are ending the job: the rest exit however they exit
+
+    const std::string who =
+        "PE " + std::to_string(e.rank) + " (pid " + std::to_string(e.pid) + ")";
+    const int st = e.wait_status;
+    if (WIFSIGNALED(st)) {
+      const int sig = WTERMSIG(st);
+      const char *name = ::strsignal(sig);
+      diag(who + " was killed by signal " + std::to_string(sig) + " (" +
+           (name ? name : "unknown signal") + ")");
+      begin_termination(128 + sig, SIGTERM);
+    } else if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
+      diag(who + " exited with status " + std::to_string(WEXITSTATUS(st)));
+      begin_termination(WEXITSTATUS(st), SIGTERM);
+    } else {
+      const PeState &pe = pes_[static_cast<std::size_t>(e.rank)];
+      // A PE that never talked to PMIx (e.g. `oshrun -np 2 hostname`) may simply exit; one
+      // that did must have finalized, or its peers may wait for it forever.
+      if (pe.connected && !pe.finalized) {
+        diag(who + " exited without calling shmem_finalize");
+        begin_termination(1, SIGTERM);
+      }
+    }
+  }
+
+  void on_signal(int sig) {
+    if (!terminating_) begin_termination(128 + sig, sig);
+    else procs_.signal_all(sig);  // pass on every further signal too
+  }
+
+  // First cause wins: its status is oshrun's, later PE deaths are consequences.
+  void begin_termination(int status, int sig) {
+    if (terminating_) return;
+    terminating_ = true;
+    exit_status_ = status;
+    procs_.signal_all(sig);
+    kill_at_ = Clock::now() + kKillGrace;
+  }
+
+  // Safe to call more than once; runs on every path out, including launch failures.
+  void teardown() {
+    host_.stop();
+    remove_shm_segments(nspace_);
+    dir_.remove();
+  }
+
+  const JobConfig &config_;
+  const std::string nspace_;
+  SignalChannel signals_;
+  EventQueue events_;
+  SessionDir dir_;
+  PmixHost host_;
+  ProcessGroup procs_;
+  OutputForwarder output_;
+  StdinForwarder input_;
+  std::vector<PeState> pes_;
+
+  bool terminating_ = false;
+  bool killed_ = false;
+  int exit_status_ = 0;
+  Clock::time_point kill_at_{};
+  std::optional<Clock::time_point> drain_until_;
+};
+
+}  // namespace
+
+int run_job(const JobConfig &config) {
+  Job job(config);
+  return job.run();
+}
+
+}  // namespace shoal::launcher

@@ -1,0 +1,121 @@
+#include "process_group.hpp"
+
+#include <fcntl.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+#include "signals.hpp"
+
+namespace shoal::launcher {
+namespace {
+
+// Child side, between fork and exec: only async-signal-safe calls (oshrun has PMIx threads,
+// whose locks may be held at the moment of the fork).
+
+void child_write(const char *s) {
+  [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, s, std::strlen(s));
+}
+
+void close_fds_from(int first) {
+#ifdef SYS_close_range
+  if (::syscall(SYS_close_range, first, ~0U, 0) == 0) return;
+#endif
+  const long max = ::sysconf(_SC_OPEN_MAX);
+  for (long fd = first; fd < (max > 0 && max < 65536 ? max : 65536); ++fd) ::close(static_cast<int>(fd));
+}
+
+[[noreturn]] void run_child(const SpawnRequest &req, const SignalChannel &signals, pid_t parent,
+                            int go_fd) {
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(127);  // oshrun already died before PDEATHSIG was armed
+
+  // Wait until the parent has recorded our pid (it closes its end of the pipe).
+  char byte;
+  while (::read(go_fd, &byte, 1) < 0 && errno == EINTR) {
+  }
+
+  if (::dup2(req.stdin_fd, STDIN_FILENO) < 0 || ::dup2(req.stdout_fd, STDOUT_FILENO) < 0 ||
+      ::dup2(req.stderr_fd, STDERR_FILENO) < 0)
+    ::_exit(127);
+  // PMIx's sockets and every other descriptor of oshrun stay out of the PE.
+  close_fds_from(3);
+  signals.restore_in_child();
+
+  ::execve(req.path, req.argv, req.envp);
+  const int err = errno;
+  // The program was checked before anything was forked, so this is a rare race; report it
+  // without strerror (not async-signal-safe).
+  child_write("oshrun: exec of '");
+  child_write(req.path);
+  child_write(err == ENOENT ? "' failed: No such file or directory\n"
+                            : err == EACCES ? "' failed: Permission denied\n"
+                                            : "' failed\n");
+  ::_exit(err == ENOENT ? 127 : 126);
+}
+
+}  // namespace
+
+bool ProcessGroup::spawn(const SpawnRequest &req, const std::function<void(pid_t)> &on_forked,
+                         std::string &error) {
+  int go[2];
+  if (::pipe2(go, O_CLOEXEC) != 0) {
+    error = std::string("pipe: ") + std::strerror(errno);
+    return false;
+  }
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    error = std::string("fork: ") + std::strerror(errno);
+    ::close(go[0]);
+    ::close(go[1]);
+    return false;
+  }
+  if (pid == 0) {
+    ::close(go[1]);
+    run_child(req, signals_, parent, go[0]);
+  }
+  ::close(go[0]);
+  // Also set here, so the group exists before we might signal it (whichever runs first wins).
+  ::setpgid(pid, pid);
+  pes_.push_back({req.rank, pid, false});
+  ++running_;
+  if (on_forked) on_forked(pid);
+  ::close(go[1]);  // let the child exec
+  return true;
+}
+
+void ProcessGroup::signal_all(int sig) {
+  for (const Pe &pe : pes_) {
+    if (pe.reaped) continue;
+    if (::kill(-pe.pid, sig) != 0 && errno == ESRCH) ::kill(pe.pid, sig);
+  }
+}
+
+std::vector<PeExit> ProcessGroup::reap() {
+  std::vector<PeExit> out;
+  for (Pe &pe : pes_) {
+    if (pe.reaped) continue;
+    siginfo_t info{};
+    // WNOWAIT: look, but leave the zombie (and so its pid and group id) in place.
+    if (::waitid(P_PID, static_cast<id_t>(pe.pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0 ||
+        info.si_pid != pe.pid)
+      continue;
+    ::kill(-pe.pid, SIGKILL);  // leftovers of this PE; harmless when there are none
+    int status = 0;
+    while (::waitpid(pe.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    pe.reaped = true;
+    --running_;
+    out.push_back({pe.rank, pe.pid, status});
+  }
+  return out;
+}
+
+}  // namespace shoal::launcher

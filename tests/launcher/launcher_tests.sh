@@ -1,0 +1,293 @@
+#!/usr/bin/env bash
+# Scenario tests of oshrun with real processes. One scenario per invocation:
+#   OSHRUN=... PROBE=... launcher_tests.sh <scenario> [args]
+# Every run of oshrun is also checked for leftovers: its session directory under $TMPDIR and
+# /dev/shm/shoal-oshrun-<pid>-* files must be gone when it exits.
+set -u
+ulimit -c 0  # PEs killed by SIGSEGV must not spend seconds writing cores
+
+: "${OSHRUN:?set OSHRUN to the oshrun binary}"
+: "${PROBE:?set PROBE to the pmix_probe binary}"
+
+WORK=$(mktemp -d /tmp/oshrun-test.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+export TMPDIR=$WORK/tmp  # oshrun's session directory must appear (and vanish) here only
+mkdir "$TMPDIR"
+OUT=$WORK/out
+ERR=$WORK/err
+# Unique text in the probes' arguments, to find any of them left running.
+MARK=mark-$$-$RANDOM
+
+fail() {
+  echo "FAIL: $*" >&2
+  echo "--- stdout of oshrun:" >&2
+  head -n 50 "$OUT" >&2 2>/dev/null
+  echo "--- stderr of oshrun:" >&2
+  head -n 50 "$ERR" >&2 2>/dev/null
+  exit 1
+}
+
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+check_clean() {
+  local left
+  left=$(ls -A "$TMPDIR" | grep -vxF -e "${KEEP:-}")
+  [ -z "$left" ] || fail "left in TMPDIR: $left"
+  left=$(compgen -G "/dev/shm/shoal-oshrun-$OSH_PID-*")
+  [ -z "$left" ] || fail "left in /dev/shm: $left"
+  if pgrep -f -- "$MARK" >/dev/null; then
+    fail "PEs still running after oshrun exited: $(pgrep -a -f -- "$MARK")"
+  fi
+}
+
+# Sets OSH_PID, RC and MS (duration). Input from $IN (default /dev/null).
+run_oshrun() {
+  local start
+  start=$(now_ms)
+  "$OSHRUN" "$@" <"${IN:-/dev/null}" >"$OUT" 2>"$ERR" &
+  OSH_PID=$!
+  wait "$OSH_PID"
+  RC=$?
+  MS=$(( $(now_ms) - start ))
+  check_clean
+}
+
+# Starts oshrun in the background (SIG_DFL for INT, which bash would make it ignore) and
+# waits until `n` probes printed "ready" (give them out=ready).
+start_oshrun() {
+  local n=$1
+  shift
+  env --default-signal=INT "$OSHRUN" "$@" </dev/null >"$OUT" 2>"$ERR" &
+  OSH_PID=$!
+  for _ in $(seq 300); do
+    [ "$(grep -c '^ready$' "$OUT")" -ge "$n" ] && return 0
+    sleep 0.1
+  done
+  fail "the probes did not all start"
+}
+
+expect_rc() { [ "$RC" -eq "$1" ] || fail "exit status $RC, expected $1"; }
+expect_out() { grep -Eq -- "$1" "$OUT" || fail "stdout lacks /$1/"; }
+expect_err() { grep -Eq -- "$1" "$ERR" || fail "stderr lacks /$1/"; }
+expect_no_err() { ! grep -Eq -- "$1" "$ERR" || fail "stderr has /$1/"; }
+expect_faster() { [ "$MS" -lt "$1" ] || fail "took ${MS} ms, expected under $1 ms"; }
+
+# The probe's fake library segment (made by PE $1) proves oshrun removed a file of its own
+# namespace. Made by the PE that fails, as the others may be ended before they get to it.
+expect_shm_made() { expect_out "^shm /dev/shm/shoal-oshrun-$OSH_PID-probe$1\$"; }
+
+case "${1:-}" in
+values)  # Job values and the Put/Fence/Get exchange at -np N.
+  n=$2
+  run_oshrun -np "$n" "$PROBE" out="$MARK" nspace on=0 shm
+  expect_rc 0
+  for ((r = 0; r < n; r++)); do
+    [ "$(grep -c "^probe ok rank $r of $n\$" "$OUT")" -eq 1 ] || fail "no single ok line of rank $r"
+  done
+  [ "$(grep -c '^probe ok' "$OUT")" -eq "$n" ] || fail "wrong number of ok lines"
+  [ "$(grep -c "^nspace oshrun-$OSH_PID\$" "$OUT")" -eq "$n" ] || fail "namespace is not oshrun-<pid>"
+  expect_shm_made 0
+  [ ! -s "$ERR" ] || fail "unexpected stderr"
+  ;;
+
+exit_status)  # The first failing PE's status; the others (sleeping) are ended at once.
+  run_oshrun -np 3 "$PROBE" out="$MARK" on=1 shm exit=3 on=0 sleep=60 on=2 sleep=60
+  expect_rc 3
+  expect_err "^oshrun: PE 1 \(pid [0-9]+\) exited with status 3\$"
+  expect_shm_made 1
+  expect_faster 20000
+  ;;
+
+killed_by_signal)  # 128+signal, and a line naming the signal.
+  run_oshrun -np 3 "$PROBE" out="$MARK" on=1 shm signal=11 on=all sleep=60
+  expect_rc 139
+  expect_err "^oshrun: PE 1 \(pid [0-9]+\) was killed by signal 11 \(Segmentation fault\)\$"
+  expect_shm_made 1
+  expect_faster 20000
+  ;;
+
+abort)  # PMIx_Abort: its message, its status, every PE ended.
+  run_oshrun -np 4 "$PROBE" out="$MARK" on=3 shm msg="boom at 3" abort=7 on=all sleep=60
+  expect_rc 7
+  expect_err "^oshrun: PE 3 aborted the job: boom at 3\$"
+  expect_shm_made 3
+  expect_faster 20000
+  ;;
+
+abort_zero)  # shmem_global_exit(0): status 0, no message for an empty one.
+  run_oshrun -np 3 "$PROBE" out="$MARK" on=1 abort=0 on=all sleep=60
+  expect_rc 0
+  expect_no_err "aborted"
+  expect_faster 20000
+  ;;
+
+no_finalize)  # Exiting 0 after PMIx_Init without PMIx_Finalize fails the job quickly.
+  run_oshrun -np 3 "$PROBE" out="$MARK" on=0 shm nofinalize on=all sleep=60
+  expect_rc 1
+  expect_err "^oshrun: PE 0 \(pid [0-9]+\) exited without calling shmem_finalize\$"
+  expect_shm_made 0
+  expect_faster 20000
+  ;;
+
+not_pmix)  # Programs that never talk to PMIx are fine when they exit 0.
+  run_oshrun -np 2 true
+  expect_rc 0
+  [ ! -s "$ERR" ] || fail "unexpected stderr"
+  run_oshrun -np 2 sh -c 'echo "pe $PMIX_RANK"'
+  expect_rc 0
+  expect_out '^pe 0$'
+  expect_out '^pe 1$'
+  run_oshrun -np 2 sh -c 'exit $((PMIX_RANK + 4))'
+  [ "$RC" -eq 4 ] || [ "$RC" -eq 5 ] || fail "exit status $RC, expected 4 or 5"
+  expect_err "^oshrun: PE [01] \(pid [0-9]+\) exited with status [45]\$"
+  ;;
+
+signal)  # A signal to oshrun reaches every PE; oshrun exits 128+signal.
+  sig=$2
+  start_oshrun 3 -np 3 "$PROBE" out="$MARK" on=0 shm on=all out=ready sleep=60
+  start=$(now_ms)
+  kill -s "$sig" "$OSH_PID"
+  wait "$OSH_PID"
+  RC=$?
+  MS=$(( $(now_ms) - start ))
+  check_clean
+  expect_rc $((128 + $(kill -l "$sig")))
+  expect_shm_made 0
+  expect_faster 10000
+  ;;
+
+sigkill_escalation)  # A PE that ignores SIGTERM is killed about 2 s later.
+  start_oshrun 2 -np 2 "$PROBE" out="$MARK" on=1 ignoreterm on=all out=ready sleep=60
+  start=$(now_ms)
+  kill -TERM "$OSH_PID"
+  wait "$OSH_PID"
+  RC=$?
+  MS=$(( $(now_ms) - start ))
+  check_clean
+  expect_rc 143
+  [ "$MS" -ge 1500 ] || fail "PE killed after ${MS} ms, before the grace period"
+  expect_faster 10000
+  ;;
+
+tag_output)  # --tag-output: every line of either stream carries its PE.
+  run_oshrun -np 2 --tag-output "$PROBE" out="$MARK" on=1 out=hello err=oops
+  expect_rc 0
+  expect_out '^\[PE 0\] probe ok rank 0 of 2$'
+  expect_out '^\[PE 1\] probe ok rank 1 of 2$'
+  expect_out '^\[PE 1\] hello$'
+  expect_err '^\[PE 1\] oops$'
+  ! grep -vq '^\[PE [01]\] ' "$OUT" || fail "untagged stdout line"
+  ;;
+
+output_complete)  # Nothing is lost when PEs write a lot and exit at once.
+  # Without tags bytes are forwarded as they come (lines of different PEs may mix), so count
+  # bytes: the ok line, the mark line and 20000 spew lines of each of the 4 PEs.
+  run_oshrun -np 4 "$PROBE" out="$MARK" spew=20000
+  expect_rc 0
+  want=$(awk -v mark="$MARK" 'BEGIN {
+    for (k = 0; k < 20000; k++) s += length("spew rank 0 line " k) + 1
+    print 4 * (s + length("probe ok rank 0 of 4") + 1 + length(mark) + 1) }')
+  [ "$(wc -c <"$OUT")" -eq "$want" ] || fail "lost output: $(wc -c <"$OUT") bytes, expected $want"
+  # With tags every line is whole and carries its own PE.
+  run_oshrun -np 4 --tag-output "$PROBE" out="$MARK" spew=20000
+  expect_rc 0
+  [ "$(grep -c '^\[PE \([0-3]\)\] spew rank \1 line [0-9]*$' "$OUT")" -eq 80000 ] ||
+    fail "lost or mixed tagged lines"
+  ;;
+
+export)  # -x VAR and -x VAR=value; a caller's PMIx identity does not leak into the PEs.
+  export SHOAL_TEST_A=from-caller
+  PMIX_NAMESPACE=bogus PMIX_SERVER_URI41=bogus PMIX_RANK=9 \
+    run_oshrun -x SHOAL_TEST_A -x SHOAL_TEST_B=given -x SHOAL_TEST_C=a=b -x SHOAL_TEST_A_UNSET \
+    "$PROBE" out="$MARK" env=SHOAL_TEST_A env=SHOAL_TEST_B env=SHOAL_TEST_C env=SHOAL_TEST_A_UNSET
+  expect_rc 0
+  expect_out '^env SHOAL_TEST_A=from-caller$'
+  expect_out '^env SHOAL_TEST_B=given$'
+  expect_out '^env SHOAL_TEST_C=a=b$'
+  expect_out '^env SHOAL_TEST_A_UNSET unset$'
+  expect_err 'SHOAL_TEST_A_UNSET is not set'
+  ;;
+
+stdin)  # oshrun's stdin reaches PE 0 only; its end is PE 0's end of input.
+  printf 'line one\nline two\n' >"$WORK/in"
+  IN=$WORK/in run_oshrun -np 2 --tag-output "$PROBE" out="$MARK" echo
+  expect_rc 0
+  expect_out '^\[PE 0\] line one$'
+  expect_out '^\[PE 0\] line two$'
+  expect_out '^\[PE 0\] stdin bytes 18$'
+  expect_out '^\[PE 1\] stdin bytes 0$'
+  # More than any pipe buffer, so that flow control matters.
+  yes | head -c 3000000 >"$WORK/in"
+  IN=$WORK/in run_oshrun -np 2 "$PROBE" out="$MARK" echo
+  expect_rc 0
+  expect_out '^stdin bytes 3000000$'
+  expect_out '^stdin bytes 0$'
+  [ "$(grep -c '^y$' "$OUT")" -eq 1500000 ] || fail "stdin data lost or changed"
+  ;;
+
+bad_program)  # Checked before forking: message and shell-like status.
+  run_oshrun -np 2 ./does-not-exist
+  expect_rc 127
+  expect_err "^oshrun: cannot run './does-not-exist': No such file or directory\$"
+  run_oshrun -np 2 no-such-command-shoal
+  expect_rc 127
+  expect_err "^oshrun: cannot run 'no-such-command-shoal': No such file or directory\$"
+  printf '#!/bin/sh\n' >"$WORK/noexec"
+  chmod 644 "$WORK/noexec"
+  run_oshrun "$WORK/noexec"
+  expect_rc 126
+  expect_err "^oshrun: cannot run '$WORK/noexec': Permission denied\$"
+  run_oshrun "$WORK"
+  expect_rc 126
+  ;;
+
+stale_sweep)  # What a SIGKILLed oshrun left is removed by the next one; a live job's is not.
+  stale=$TMPDIR/oshrun.999999.abcdef   # pids above pid_max: never a real process
+  live=$TMPDIR/oshrun.999998.abcdef
+  trap 'kill $holder 2>/dev/null; rm -rf "$WORK" /dev/shm/shoal-oshrun-99999[89]-x' EXIT
+  mkdir -m 700 "$stale" "$live"
+  touch "$stale/rendezvous" /dev/shm/shoal-oshrun-999999-x /dev/shm/shoal-oshrun-999998-x
+  touch -d '5 minutes ago' "$stale" "$live"
+  # A live job holds the lock on its directory: here a sleep that inherits the locked fd.
+  (exec 9<"$live" && flock 9 && exec sleep 60) </dev/null >/dev/null 2>&1 &
+  holder=$!
+  for _ in $(seq 100); do flock -n "$live" true || break; sleep 0.05; done
+  KEEP=oshrun.999998.abcdef run_oshrun true
+  expect_rc 0
+  [ ! -e "$stale" ] || fail "stale session directory not removed"
+  [ ! -e /dev/shm/shoal-oshrun-999999-x ] || fail "stale segment not removed"
+  [ -d "$live" ] || fail "live session directory removed"
+  [ -e /dev/shm/shoal-oshrun-999998-x ] || fail "live job's segment removed"
+  ;;
+
+cli)  # --help, --version, shmemrun, bad usage, ignored Open MPI options, "--".
+  run_oshrun --help
+  expect_rc 0
+  expect_out '^Usage: oshrun '
+  run_oshrun --version
+  expect_rc 0
+  [ "$(cat "$OUT")" = "oshrun (Shoal) 0.1.0" ] || fail "wrong --version output"
+  shmemrun=$(dirname "$OSHRUN")/shmemrun
+  [ -x "$shmemrun" ] || fail "no shmemrun beside oshrun"
+  "$shmemrun" --version | grep -qx "oshrun (Shoal) 0.1.0" || fail "shmemrun --version"
+  run_oshrun --bogus "$PROBE"
+  expect_rc 2
+  expect_err "^oshrun: unknown option '--bogus'\$"
+  expect_err '^Usage: '
+  run_oshrun -np 2
+  expect_rc 2
+  run_oshrun -np 0 true
+  expect_rc 2
+  run_oshrun -n 3 true
+  expect_rc 0
+  run_oshrun --allow-run-as-root --oversubscribe --np=2 -- sh -c 'echo "args: $*"' sh -np 5 -x
+  expect_rc 0
+  [ "$(grep -c '^args: -np 5 -x$' "$OUT")" -eq 2 ] || fail "program arguments not passed as given"
+  ;;
+
+*)
+  echo "unknown scenario '${1:-}'" >&2
+  exit 2
+  ;;
+esac
+echo "PASS: $*"

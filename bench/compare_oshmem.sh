@@ -1,23 +1,33 @@
 #!/usr/bin/env bash
-# compare_oshmem.sh: run bench/putget_bench.c with Shoal and with Open MPI's
-# OSHMEM, interleaved (Shoal, OSHMEM, Shoal, OSHMEM, ...), and print the
-# median of each (test, size) for both side by side with their ratio.
+# compare_oshmem.sh: run the benchmarks of bench/ (putget_bench.c, amo_bench.c)
+# with Shoal and with Open MPI's OSHMEM, interleaved (for each rep and each
+# benchmark: Shoal, then OSHMEM), and print the median of each (test, size)
+# for both side by side with their ratio, one table per benchmark.
 #
 # The same source file is built for both: with OSHMEM's oshcc into a temp
-# dir, and for Shoal the CMake-built build/bin/putget_bench (also compiled
+# dir, and for Shoal the CMake-built build/bin/<name>_bench (also compiled
 # with Shoal's build/bin/oshcc when that wrapper exists, to show the source
 # builds with both).  Raw results go to a CSV (default
-# bench/results/putget-<date>.csv) and the table also to <csv>.md.
+# bench/results/<name>-<date>.csv) and the tables also to <csv>.md.
 #
 # Exit status: 0 all runs complete; 1 setup failure or one side produced no
-# data at all; 2 table printed but some run was incomplete or failed the
+# data at all; 2 tables printed but some run was incomplete or failed the
 # benchmark's data verification.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
-src=$here/putget_bench.c
 
+# The benchmarks this script knows, bench/<name>_bench.c, each with its tests
+# in the order its table lists them.  Test names are unique across benchmarks,
+# so the raw CSV does not need a benchmark column.
+known_benches=(putget amo)
+declare -A bench_tests=(
+    [putget]="put_lat put_lat_noquiet get_lat put_bw get_bw"
+    [amo]="fadd_lat cswap_lat swap_lat fetch_lat add_lat add_rate put8_rate"
+)
+
+bench=putget
 reps=5
 build_dir=$repo/build
 tests=all
@@ -29,21 +39,30 @@ oshmem_launch_args=
 oshmem_oshcc=${OSHMEM_OSHCC:-/usr/bin/oshcc}
 oshmem_oshrun=${OSHMEM_OSHRUN:-/usr/bin/oshrun}
 bench_args=()
+declare -A own_args=([putget]="" [amo]="")
 
 usage() {
     cat <<EOF
-usage: bench/compare_oshmem.sh [options] [-- putget_bench options]
-  --reps N                 runs per library, interleaved (default $reps)
+usage: bench/compare_oshmem.sh [options] [-- benchmark options]
+  --bench NAME             putget (default), amo, or all (both, interleaved
+                           rep by rep)
+  --reps N                 runs per library and benchmark, interleaved (default $reps)
   --build-dir DIR          Shoal build dir with bin/oshrun (default $build_dir)
-  --tests LIST             tests to run, comma- or space-separated, or 'all'
-                           (put_lat put_lat_noquiet get_lat put_bw get_bw)
-  --out FILE               raw CSV (default bench/results/putget-<date>.csv)
+  --tests LIST             tests to run, comma- or space-separated, or 'all';
+                           each goes to the benchmark it belongs to:
+                           putget: ${bench_tests[putget]}
+                           amo:    ${bench_tests[amo]}
+  --out FILE               raw CSV (default bench/results/<name>-<date>.csv)
   --timeout SEC            limit for one run (default $run_timeout)
-  --ours-bin PATH          Shoal benchmark binary (default DIR/bin/putget_bench)
+  --ours-bin PATH          Shoal benchmark binary (default DIR/bin/<name>_bench;
+                           only with a single benchmark)
   --ours-launch-args STR   extra arguments for Shoal's oshrun
   --oshmem-launch-args STR extra arguments for OSHMEM's oshrun (e.g. '--mca spml ucx')
+  --putget-args STR        extra arguments for putget_bench only (e.g. '--max-size 64K')
+  --amo-args STR           extra arguments for amo_bench only (e.g. '--window 128')
   -h, --help               this text
-Anything after -- goes to putget_bench (e.g. -- --max-size 64K --max-time 0.1).
+Anything after -- goes to every benchmark that runs (e.g. -- --max-time 0.1;
+with --bench putget, also -- --max-size 64K).
 Env: OSHMEM_OSHCC, OSHMEM_OSHRUN pick the OSHMEM wrappers (default /usr/bin).
 EOF
 }
@@ -53,6 +72,8 @@ note() { echo "compare_oshmem: $*" >&2; }
 
 while [ $# -gt 0 ]; do
     case $1 in
+    --bench) bench=${2:?}; shift 2 ;;
+    --bench=*) bench=${1#*=}; shift ;;
     --reps) reps=${2:?}; shift 2 ;;
     --reps=*) reps=${1#*=}; shift ;;
     --build-dir) build_dir=${2:?}; shift 2 ;;
@@ -73,6 +94,10 @@ while [ $# -gt 0 ]; do
     --ours-launch-args=*) ours_launch_args=${1#*=}; shift ;;
     --oshmem-launch-args) oshmem_launch_args=${2?}; shift 2 ;;
     --oshmem-launch-args=*) oshmem_launch_args=${1#*=}; shift ;;
+    --putget-args) own_args[putget]=${2?}; shift 2 ;;
+    --putget-args=*) own_args[putget]=${1#*=}; shift ;;
+    --amo-args) own_args[amo]=${2?}; shift 2 ;;
+    --amo-args=*) own_args[amo]=${1#*=}; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; bench_args=("$@"); break ;;
     *) usage >&2; die "unknown argument '$1'" ;;
@@ -80,10 +105,35 @@ while [ $# -gt 0 ]; do
 done
 case $reps in ''|*[!0-9]*|0) die "--reps needs a positive integer" ;; esac
 case $run_timeout in ''|*[!0-9]*|0) die "--timeout needs a positive integer (seconds)" ;; esac
-tests=$(echo "$tests" | tr ' ' ',' | tr -s ',')
+case $bench in
+all) benches=("${known_benches[@]}") ;;
+putget|amo) benches=("$bench") ;;
+*) die "--bench must be putget, amo or all, not '$bench'" ;;
+esac
 build_dir=$(cd "$build_dir" 2>/dev/null && pwd) || die "build dir not found; build Shoal first: cmake -S $repo -B $repo/build && cmake --build $repo/build -j2"
 
-[ -f "$src" ] || die "benchmark source $src not found"
+# Hand each test of --tests to its benchmark; a benchmark left without tests
+# does not run.
+declare -A sel_tests=()
+for b in "${benches[@]}"; do sel_tests[$b]=; done
+for t in $(echo "$tests" | tr ',' ' '); do
+    found=0
+    for b in "${benches[@]}"; do
+        if [ "$t" = all ]; then
+            sel_tests[$b]=all; found=1
+        elif [[ " ${bench_tests[$b]} " == *" $t "* ]]; then
+            [ "${sel_tests[$b]}" = all ] || sel_tests[$b]=${sel_tests[$b]:+${sel_tests[$b]},}$t
+            found=1
+        fi
+    done
+    [ "$found" = 1 ] || die "unknown test '$t' for --bench $bench (see --help)"
+done
+run_benches=()
+for b in "${benches[@]}"; do [ -z "${sel_tests[$b]}" ] || run_benches+=("$b"); done
+[ "${#run_benches[@]}" -gt 0 ] || die "no tests selected"
+[ -z "$ours_bin" ] || [ "${#run_benches[@]}" = 1 ] ||
+    die "--ours-bin names one binary, but more than one benchmark would run"
+
 [ -x "$oshmem_oshcc" ] || die "OSHMEM compiler wrapper $oshmem_oshcc not found (Debian: apt-get install libopenmpi-dev openmpi-bin)"
 [ -x "$oshmem_oshrun" ] || die "OSHMEM launcher $oshmem_oshrun not found"
 ours_oshrun=$build_dir/bin/oshrun
@@ -92,7 +142,7 @@ command -v timeout >/dev/null || die "'timeout' (coreutils) is needed"
 
 if [ -z "$out" ]; then
     mkdir -p "$here/results" || die "cannot create $here/results"
-    out=$here/results/putget-$(date +%Y%m%d-%H%M%S).csv
+    out=$here/results/$(IFS=-; echo "${run_benches[*]}")-$(date +%Y%m%d-%H%M%S).csv
 else
     mkdir -p "$(dirname "$out")" || die "cannot create the directory of $out"
 fi
@@ -100,131 +150,156 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/shoal-compare.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
 
-# --- build -------------------------------------------------------------------
-oshmem_bin=$tmp/putget_bench.oshmem
-if ! "$oshmem_oshcc" -O2 -o "$oshmem_bin" "$src" >"$tmp/oshcc.oshmem.log" 2>&1; then
-    cat "$tmp/oshcc.oshmem.log" >&2
-    die "building the benchmark with OSHMEM's $oshmem_oshcc failed"
-fi
-
+# --- build and launch commands, per benchmark -----------------------------------
 ours_oshcc=$build_dir/bin/oshcc
-ours_oshcc_status="not checked ($ours_oshcc missing)"
-if [ -x "$ours_oshcc" ]; then
-    if "$ours_oshcc" -O2 -o "$tmp/putget_bench.shoal-oshcc" "$src" >"$tmp/oshcc.shoal.log" 2>&1; then
-        ours_oshcc_status="builds with Shoal's oshcc too"
-    else
-        ours_oshcc_status="FAILED to build with Shoal's oshcc (see below)"
-        note "building the benchmark with $ours_oshcc failed:"
-        sed 's/^/    /' "$tmp/oshcc.shoal.log" >&2
-    fi
-fi
-if [ -z "$ours_bin" ]; then
-    if [ -x "$build_dir/bin/putget_bench" ]; then
-        ours_bin=$build_dir/bin/putget_bench
-        [ "$build_dir/bin/putget_bench" -nt "$src" ] ||
-            note "warning: $ours_bin is older than $src; rebuild with: cmake --build $build_dir --target putget_bench"
-    elif [ -x "$tmp/putget_bench.shoal-oshcc" ]; then
-        ours_bin=$tmp/putget_bench.shoal-oshcc
-        note "no $build_dir/bin/putget_bench; using the one built with $ours_oshcc"
-    else
-        die "no Shoal benchmark binary: build it with cmake --build $build_dir --target putget_bench"
-    fi
-fi
-[ -x "$ours_bin" ] || die "Shoal benchmark binary $ours_bin is not executable"
-
-# --- launch commands ---------------------------------------------------------
-# shellcheck disable=SC2206  # the *_launch_args strings are meant to be word-split
-ours_cmd=("$ours_oshrun" -np 2 $ours_launch_args "$ours_bin" -t "$tests" "${bench_args[@]}")
 oshmem_root=()
 [ "$(id -u)" = 0 ] && oshmem_root=(--allow-run-as-root)
-# shellcheck disable=SC2206
-oshmem_cmd=("$oshmem_oshrun" "${oshmem_root[@]}" --oversubscribe -np 2 $oshmem_launch_args
-            "$oshmem_bin" -t "$tests" "${bench_args[@]}")
+declare -A oshcc_status=()
 
-note "Shoal : ${ours_cmd[*]}"
-note "OSHMEM: ${oshmem_cmd[*]}"
-note "$reps interleaved runs each; raw CSV -> $out"
+# Builds benchmark $1 with OSHMEM, checks it builds with Shoal's oshcc, and
+# sets the arrays ours_cmd_$1 and oshmem_cmd_$1 (the two launch commands).
+setup_bench() {
+    local b=$1 prog=$1_bench src obin bin
+    local -n ours_cmd=ours_cmd_$b oshmem_cmd=oshmem_cmd_$b
+    src=$here/$prog.c
+    [ -f "$src" ] || die "benchmark source $src not found"
+    obin=$tmp/$prog.oshmem
+    if ! "$oshmem_oshcc" -O2 -o "$obin" "$src" >"$tmp/oshcc.oshmem.$b.log" 2>&1; then
+        cat "$tmp/oshcc.oshmem.$b.log" >&2
+        die "building $prog with OSHMEM's $oshmem_oshcc failed"
+    fi
+
+    oshcc_status[$b]="not checked ($ours_oshcc missing)"
+    if [ -x "$ours_oshcc" ]; then
+        if "$ours_oshcc" -O2 -o "$tmp/$prog.shoal-oshcc" "$src" >"$tmp/oshcc.shoal.$b.log" 2>&1; then
+            oshcc_status[$b]="builds with Shoal's oshcc too"
+        else
+            oshcc_status[$b]="FAILED to build with Shoal's oshcc (see the setup messages)"
+            note "building $prog with $ours_oshcc failed:"
+            sed 's/^/    /' "$tmp/oshcc.shoal.$b.log" >&2
+        fi
+    fi
+    bin=$ours_bin
+    if [ -z "$bin" ]; then
+        if [ -x "$build_dir/bin/$prog" ]; then
+            bin=$build_dir/bin/$prog
+            [ "$bin" -nt "$src" ] ||
+                note "warning: $bin is older than $src; rebuild with: cmake --build $build_dir --target $prog"
+        elif [ -x "$tmp/$prog.shoal-oshcc" ]; then
+            bin=$tmp/$prog.shoal-oshcc
+            note "no $build_dir/bin/$prog; using the one built with $ours_oshcc"
+        else
+            die "no Shoal $prog binary: build it with cmake --build $build_dir --target $prog"
+        fi
+    fi
+    [ -x "$bin" ] || die "Shoal benchmark binary $bin is not executable"
+
+    # shellcheck disable=SC2206  # the *_args strings are meant to be word-split
+    local args=(-t "${sel_tests[$b]}" ${own_args[$b]} "${bench_args[@]}")
+    # shellcheck disable=SC2206
+    ours_cmd=("$ours_oshrun" -np 2 $ours_launch_args "$bin" "${args[@]}")
+    # shellcheck disable=SC2206
+    oshmem_cmd=("$oshmem_oshrun" "${oshmem_root[@]}" --oversubscribe -np 2 $oshmem_launch_args
+                "$obin" "${args[@]}")
+    note "$prog Shoal : ${ours_cmd[*]}"
+    note "$prog OSHMEM: ${oshmem_cmd[*]}"
+}
+for b in "${run_benches[@]}"; do setup_bench "$b"; done
+note "$reps interleaved runs per library and benchmark; raw CSV -> $out"
 
 # --- runs ----------------------------------------------------------------------
-data_re='^(put_lat|put_lat_noquiet|get_lat|put_bw|get_bw),[0-9]+,[0-9.eE+-]+,(us|MB/s)(,|$)'
+# Per-run bookkeeping is keyed by "bench lib".
 echo "lib,rep,test,size,value,unit,iters" >"$out"
 declare -A nruns=() ncomplete=() ndata=() nbadexit=() nverify=() lastbad=()
-for lib in shoal oshmem; do nruns[$lib]=0; ncomplete[$lib]=0; ndata[$lib]=0; nbadexit[$lib]=0; nverify[$lib]=0; lastbad[$lib]=; done
+for b in "${run_benches[@]}"; do
+    for lib in shoal oshmem; do
+        k="$b $lib"; nruns[$k]=0; ncomplete[$k]=0; ndata[$k]=0; nbadexit[$k]=0; nverify[$k]=0; lastbad[$k]=
+    done
+done
 
-run_one() { # lib rep
-    local lib=$1 rep=$2 o e rc t0 t1 n status
-    o=$tmp/$lib.$rep.out e=$tmp/$lib.$rep.err
+run_one() { # bench lib rep
+    local b=$1 lib=$2 rep=$3 k="$1 $2" o e rc t0 t1 n status data_re
+    local -n cmd=${lib/shoal/ours}_cmd_$b
+    o=$tmp/$b.$lib.$rep.out e=$tmp/$b.$lib.$rep.err
+    data_re="^($(echo "${bench_tests[$b]}" | tr ' ' '|')),[0-9]+,[0-9.eE+-]+,(us|MB/s|Mops/s)(,|\$)"
     t0=$(date +%s.%N)
-    if [ "$lib" = shoal ]; then
-        timeout -k 10 "$run_timeout" "${ours_cmd[@]}" >"$o" 2>"$e" </dev/null; rc=$?
-    else
-        timeout -k 10 "$run_timeout" "${oshmem_cmd[@]}" >"$o" 2>"$e" </dev/null; rc=$?
-    fi
+    timeout -k 10 "$run_timeout" "${cmd[@]}" >"$o" 2>"$e" </dev/null; rc=$?
     t1=$(date +%s.%N)
     n=$(grep -cE "$data_re" "$o")
     grep -E "$data_re" "$o" | sed "s/^/$lib,$rep,/" >>"$out"
-    nruns[$lib]=$((nruns[$lib] + 1))
-    ndata[$lib]=$((ndata[$lib] + n))
-    if grep -q '^putget_bench: done: ' "$e" "$o"; then
-        ncomplete[$lib]=$((ncomplete[$lib] + 1))
+    nruns[$k]=$((nruns[$k] + 1))
+    ndata[$k]=$((ndata[$k] + n))
+    if grep -q "^${b}_bench: done: " "$e" "$o"; then
+        ncomplete[$k]=$((ncomplete[$k] + 1))
         status=complete
-        [ "$rc" = 0 ] || { nbadexit[$lib]=$((nbadexit[$lib] + 1)); status="complete, then exit status $rc"; }
+        [ "$rc" = 0 ] || { nbadexit[$k]=$((nbadexit[$k] + 1)); status="complete, then exit status $rc"; }
     else
         status="INCOMPLETE (exit status $rc$([ "$rc" = 124 ] && echo ", timed out after ${run_timeout}s"))"
-        lastbad[$lib]=$e
+        lastbad[$k]=$e
     fi
     if grep -q 'VERIFY FAILED' "$e" "$o"; then
-        nverify[$lib]=$((nverify[$lib] + 1))
+        nverify[$k]=$((nverify[$k] + 1))
         status="$status, VERIFICATION FAILED"
-        lastbad[$lib]=$e
+        lastbad[$k]=$e
     fi
-    note "$(printf 'rep %d/%d %-6s %3d points %6.1fs  %s' "$rep" "$reps" "$lib" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$status")"
+    note "$(printf 'rep %d/%d %-6s %-6s %3d points %6.1fs  %s' "$rep" "$reps" "$b" "$lib" "$n" \
+        "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$status")"
 }
 
 for ((rep = 1; rep <= reps; rep++)); do
-    run_one shoal "$rep"
-    run_one oshmem "$rep"
+    for b in "${run_benches[@]}"; do
+        run_one "$b" shoal "$rep"
+        run_one "$b" oshmem "$rep"
+    done
 done
 
 # --- report ------------------------------------------------------------------
 name() { [ "$1" = shoal ] && echo Shoal || echo OSHMEM; }
 fatal=0
-for lib in shoal oshmem; do
-    if [ "${lastbad[$lib]}" != "" ]; then
-        note "$(name $lib): last failing run's stderr (tail):"
-        if grep -q '[^[:space:]]' "${lastbad[$lib]}"; then
-            grep -v '^[[:space:]]*$' "${lastbad[$lib]}" | tail -n 25 | sed 's/^/    /' >&2
-        else
-            echo "    (empty)" >&2
+for b in "${run_benches[@]}"; do
+    for lib in shoal oshmem; do
+        k="$b $lib"
+        if [ "${lastbad[$k]}" != "" ]; then
+            note "${b}_bench, $(name $lib): last failing run's stderr (tail):"
+            if grep -q '[^[:space:]]' "${lastbad[$k]}"; then
+                grep -v '^[[:space:]]*$' "${lastbad[$k]}" | tail -n 25 | sed 's/^/    /' >&2
+            else
+                echo "    (empty)" >&2
+            fi
         fi
-    fi
-    if [ "${ndata[$lib]}" = 0 ]; then
-        note "error: $(name $lib) produced no data in ${nruns[$lib]} runs"
-        fatal=1
-    fi
+        if [ "${ndata[$k]}" = 0 ]; then
+            note "error: ${b}_bench: $(name $lib) produced no data in ${nruns[$k]} runs"
+            fatal=1
+        fi
+    done
 done
 [ "$fatal" = 0 ] || { note "raw output kept in $out"; exit 1; }
 
-table=$(awk -F, -v reps="$reps" '
+# The table of one benchmark: the rows of the raw CSV whose test is in $1.
+table() { # bench
+    awk -F, -v reps="$reps" -v prog="$1_bench" -v tests="${bench_tests[$1]}" '
 function med(key,   n, a, i, j, x) {
     n = split(vals[key], a, " ")
     for (i = 2; i <= n; i++) { x = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
     lo[key] = a[1]; hi[key] = a[n]; cnt[key] = n
     return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
-function fmt(v, u) { return (u == "us") ? sprintf("%.3f", v) : sprintf("%.0f", v) }
+function fmt(v, u) { return (u == "us") ? sprintf("%.3f", v) : (u == "MB/s") ? sprintf("%.0f", v) : sprintf("%.2f", v) }
 function spread(key, m) { return (m > 0 && cnt[key] > 1) ? sprintf("%.0f%%", (hi[key] - lo[key]) / m * 100) : "-" }
-NR == 1 { next }
+BEGIN { ntest = split(tests, order, " "); for (t = 1; t <= ntest; t++) mine[order[t]] = 1 }
+NR == 1 || !($3 in mine) { next }
 {
     k = $1 SUBSEP $3 SUBSEP $4
-    vals[k] = vals[k] " " $5; unit[$3] = $6
-    if (!(($3, $4) in seen)) { seen[$3, $4] = 1; sizes[$3] = sizes[$3] " " $4 }
+    vals[k] = vals[k] " " $5; unit[$3] = $6; units[$6] = 1
+    if (!(($3, $4) in seen)) { seen[$3, $4] = 1; sizes[$3] = sizes[$3] " " $4; nsizes[$3]++ }
 }
 END {
-    ntest = split("put_lat put_lat_noquiet get_lat put_bw get_bw", order, " ")
-    printf "## putget_bench: Shoal vs Open MPI OSHMEM, median of %d interleaved runs each\n\n", reps
-    printf "ratio = Shoal / OSHMEM. Latency rows (us per op): lower is better, ratio < 1 means Shoal is faster.\n"
-    printf "Bandwidth rows (MB/s, 1 MB = 10^6 B): higher is better, ratio > 1 means Shoal is faster.\n"
+    printf "## %s: Shoal vs Open MPI OSHMEM, median of %d interleaved runs each\n\n", prog, reps
+    printf "ratio = Shoal / OSHMEM."
+    if ("us" in units) printf " Latency rows (us per op): lower is better, ratio < 1 means Shoal is faster."
+    printf "\n"
+    if ("MB/s" in units) printf "Bandwidth rows (MB/s, 1 MB = 10^6 B): higher is better, ratio > 1 means Shoal is faster.\n"
+    if ("Mops/s" in units) printf "Message rate rows (Mops/s, 10^6 operations per second): higher is better, ratio > 1 means Shoal is faster.\n"
     printf "better: the faster side when the medians differ by more than 10%%, else \"~\"; a trailing \"?\" means the\n"
     printf "[min, max] ranges of the two sides over the runs overlap (likely noise). spread = (max - min) / median over the runs.\n\n"
     printf "| test | size (B) | unit | Shoal | OSHMEM | ratio Shoal/OSHMEM | better | spread Shoal | spread OSHMEM |\n"
@@ -248,35 +323,46 @@ END {
                 (mo == "" ? "-" : fmt(mo, u)), (mt == "" ? "-" : fmt(mt, u)), r, b,
                 (mo == "" ? "-" : spread(ko, mo)), (mt == "" ? "-" : spread(kt, mt))
         }
-        if (gn) summary = summary sprintf("| %s | %s | %.2f | %d |\n", name, u, exp(gl / gn), gn)
+        # Tests measured at a single size need no summary line.
+        if (gn && nsizes[name] > 1) summary = summary sprintf("| %s | %s | %.2f | %d |\n", name, u, exp(gl / gn), gn)
     }
     if (summary != "") {
         printf "\nGeometric mean of the ratio over sizes (same direction rules):\n\n"
         printf "| test | unit | geomean Shoal/OSHMEM | sizes |\n|---|---|---:|---:|\n%s", summary
     }
-}' "$out")
+}' "$out"
+}
 
 {
-    echo "$table"
-    echo
-    echo "Runs: Shoal ${ncomplete[shoal]}/${nruns[shoal]} complete, OSHMEM ${ncomplete[oshmem]}/${nruns[oshmem]} complete." \
-         "Benchmark source $ours_oshcc_status."
-    [ "${nbadexit[oshmem]}" = 0 ] ||
-        echo "OSHMEM: ${nbadexit[oshmem]} run(s) exited non-zero after printing every result (Open MPI 4.1.4 crashes in shmem_finalize here)."
-    [ "${nbadexit[shoal]}" = 0 ] ||
-        echo "Shoal: ${nbadexit[shoal]} run(s) exited non-zero after printing every result."
+    first=1
+    for b in "${run_benches[@]}"; do
+        [ "$first" = 1 ] || echo
+        first=0
+        table "$b"
+        echo
+        echo "Runs: Shoal ${ncomplete[$b shoal]}/${nruns[$b shoal]} complete," \
+             "OSHMEM ${ncomplete[$b oshmem]}/${nruns[$b oshmem]} complete." \
+             "Benchmark source ${oshcc_status[$b]}."
+        [ "${nbadexit[$b oshmem]}" = 0 ] ||
+            echo "OSHMEM: ${nbadexit[$b oshmem]} run(s) exited non-zero after printing every result (Open MPI 4.1.4 crashes in shmem_finalize here)."
+        [ "${nbadexit[$b shoal]}" = 0 ] ||
+            echo "Shoal: ${nbadexit[$b shoal]} run(s) exited non-zero after printing every result."
+    done
     echo "Raw CSV: $out"
 } | tee "${out%.csv}.md"
 
 rc=0
-for lib in shoal oshmem; do
-    if [ "${ncomplete[$lib]}" != "${nruns[$lib]}" ]; then
-        note "warning: $(name $lib): $((nruns[$lib] - ncomplete[$lib])) of ${nruns[$lib]} runs did not finish; their partial results are included"
-        rc=2
-    fi
-    if [ "${nverify[$lib]}" != 0 ]; then
-        note "warning: $(name $lib): ${nverify[$lib]} run(s) failed the benchmark's data verification"
-        rc=2
-    fi
+for b in "${run_benches[@]}"; do
+    for lib in shoal oshmem; do
+        k="$b $lib"
+        if [ "${ncomplete[$k]}" != "${nruns[$k]}" ]; then
+            note "warning: ${b}_bench, $(name $lib): $((nruns[$k] - ncomplete[$k])) of ${nruns[$k]} runs did not finish; their partial results are included"
+            rc=2
+        fi
+        if [ "${nverify[$k]}" != 0 ]; then
+            note "warning: ${b}_bench, $(name $lib): ${nverify[$k]} run(s) failed the benchmark's data verification"
+            rc=2
+        fi
+    done
 done
 exit $rc

@@ -364,20 +364,25 @@ int main(int argc, char **argv)
                 /* Warm up in doubling chunks (1, 2, 4, ...) so a slow
                  * implementation cannot stretch the warm-up, and estimate
                  * the cost of one iteration to honour --max-time. */
-                long done = 0;
-                double wspent = 0.0;
+                long done = 0, last = 0;
+                double wspent = 0.0, lastspent = 0.0;
                 for (long chunk = 1; done < warm; chunk *= 2) {
                     if (chunk > warm - done)
                         chunk = warm - done;
                     double w0 = now_sec();
                     run_iters(t, chunk, size, o.window, local, remote, peer);
-                    wspent += now_sec() - w0;
+                    lastspent = now_sec() - w0;
+                    wspent += lastspent;
+                    last = chunk;
                     done += chunk;
-                    if (o.max_time > 0 && wspent > o.max_time / 4)
+                    /* At least two chunks, so that a slow first operation
+                     * (connection setup, a preemption) is not all we go by. */
+                    if (o.max_time > 0 && wspent > o.max_time / 4 && done > 1)
                         break;
                 }
-                if (done > 0 && o.max_time > 0 && o.iters == 0) {
-                    double per = wspent / (double)done;
+                if (last > 0 && o.max_time > 0 && o.iters == 0) {
+                    /* The last chunk is the largest and the most warmed up. */
+                    double per = lastspent / (double)last;
                     if (per > 0 && per * (double)iters > o.max_time) {
                         long capped = (long)(o.max_time / per);
                         iters = capped < MIN_CAPPED_IT ? MIN_CAPPED_IT : capped;

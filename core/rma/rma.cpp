@@ -65,10 +65,9 @@ ucs_status_ptr_t ucx_get(shoal_ctx *ctx, void *dest, std::size_t bytes, const Ta
                      &param);
 }
 
-// The span of a strided access: where its lowest element starts and how many bytes it covers.
+// The bytes a strided access covers, from its first element (strides are never negative).
 struct Span {
-  std::ptrdiff_t first;  // in bytes, from the base pointer
-  std::size_t bytes;
+  std::size_t bytes;  // from the first element's start to the last element's end
 };
 
 Span strided_span(std::ptrdiff_t stride, std::size_t block_elems, std::size_t nblocks,
@@ -77,7 +76,7 @@ Span strided_span(std::ptrdiff_t stride, std::size_t block_elems, std::size_t nb
     fatal(fmt::format("{}: negative stride {} (strides count elements and must be >= 0)", routine,
                       stride));
   const std::size_t last = (nblocks - 1) * static_cast<std::size_t>(stride) * elem_size;
-  return {0, last + block_elems * elem_size};
+  return {last + block_elems * elem_size};
 }
 
 }  // namespace
@@ -119,108 +118,97 @@ Target resolve(const void *addr, std::size_t bytes, int pe, const char *routine)
                     as_ptr(rt->data_base), as_ptr(rt->data_base + rt->data_size)));
 }
 
-void put(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
-         const char *routine) noexcept {
+namespace {
+
+enum class Direction { put, get };
+
+// One contiguous transfer between local memory and the symmetric object `remote` of PE pe.
+// blocking: return once `local` may be reused (put) or holds the data (get); otherwise the
+// transfer completes at the next quiet.
+void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const void *remote,
+              std::size_t bytes, int pe, const char *routine) noexcept {
   check_ctx(ctx, routine);
-  const Target t = resolve(dest, bytes, pe, routine);
+  const Target t = resolve(remote, bytes, pe, routine);
   if (bytes == 0) return;
   if (t.direct) {
-    std::memcpy(t.direct, source, bytes);
+    if (dir == Direction::put) std::memcpy(t.direct, local, bytes);
+    else std::memcpy(local, t.direct, bytes);
     return;
   }
-  if (ctx->worker->wait(ucx_put(ctx, source, bytes, t, pe), routine) != Status::ok)
-    transport_failed(routine, pe);
+  const ucs_status_ptr_t request =
+      dir == Direction::put ? ucx_put(ctx, local, bytes, t, pe) : ucx_get(ctx, local, bytes, t, pe);
+  const Status s = blocking ? ctx->worker->wait(request, routine)
+                            : ucx::UcxWorker::forget(request, routine);
+  if (s != Status::ok) transport_failed(routine, pe);
+}
+
+// nblocks blocks of block_elems elements; consecutive blocks start local_stride and
+// remote_stride elements apart. Blocking: returns when every block is done (see transfer).
+void transfer_strided(Direction dir, shoal_ctx *ctx, void *local, const void *remote,
+                      std::ptrdiff_t local_stride, std::ptrdiff_t remote_stride,
+                      std::size_t block_elems, std::size_t nblocks, std::size_t elem_size, int pe,
+                      const char *routine) noexcept {
+  check_ctx(ctx, routine);
+  if (nblocks == 0 || block_elems == 0) {
+    (void)resolve(remote, 0, pe, routine);
+    return;
+  }
+  (void)strided_span(local_stride, block_elems, nblocks, elem_size, routine);
+  const Span span = strided_span(remote_stride, block_elems, nblocks, elem_size, routine);
+  const Target t = resolve(remote, span.bytes, pe, routine);
+  const std::size_t block = block_elems * elem_size;
+  const std::size_t local_step = static_cast<std::size_t>(local_stride) * elem_size;
+  const std::size_t remote_step = static_cast<std::size_t>(remote_stride) * elem_size;
+  auto *mine = static_cast<std::byte *>(local);
+  if (t.direct) {
+    for (std::size_t i = 0; i < nblocks; ++i) {
+      if (dir == Direction::put) std::memcpy(t.direct + i * remote_step, mine + i * local_step, block);
+      else std::memcpy(mine + i * local_step, t.direct + i * remote_step, block);
+    }
+    return;
+  }
+  RequestWindow window(*ctx->worker, routine, pe);
+  for (std::size_t i = 0; i < nblocks; ++i) {
+    const Target ti{nullptr, t.remote + i * remote_step, t.segment};
+    window.add(dir == Direction::put ? ucx_put(ctx, mine + i * local_step, block, ti, pe)
+                                     : ucx_get(ctx, mine + i * local_step, block, ti, pe));
+  }
+}
+
+}  // namespace
+
+void put(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
+         const char *routine) noexcept {
+  transfer(Direction::put, true, ctx, const_cast<void *>(source), dest, bytes, pe, routine);
 }
 
 void get(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
          const char *routine) noexcept {
-  check_ctx(ctx, routine);
-  const Target t = resolve(source, bytes, pe, routine);
-  if (bytes == 0) return;
-  if (t.direct) {
-    std::memcpy(dest, t.direct, bytes);
-    return;
-  }
-  if (ctx->worker->wait(ucx_get(ctx, dest, bytes, t, pe), routine) != Status::ok)
-    transport_failed(routine, pe);
+  transfer(Direction::get, true, ctx, dest, source, bytes, pe, routine);
 }
 
 void put_nbi(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
              const char *routine) noexcept {
-  check_ctx(ctx, routine);
-  const Target t = resolve(dest, bytes, pe, routine);
-  if (bytes == 0) return;
-  if (t.direct) {
-    std::memcpy(t.direct, source, bytes);
-    return;
-  }
-  if (ucx::UcxWorker::forget(ucx_put(ctx, source, bytes, t, pe), routine) != Status::ok)
-    transport_failed(routine, pe);
+  transfer(Direction::put, false, ctx, const_cast<void *>(source), dest, bytes, pe, routine);
 }
 
 void get_nbi(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
              const char *routine) noexcept {
-  check_ctx(ctx, routine);
-  const Target t = resolve(source, bytes, pe, routine);
-  if (bytes == 0) return;
-  if (t.direct) {
-    std::memcpy(dest, t.direct, bytes);
-    return;
-  }
-  if (ucx::UcxWorker::forget(ucx_get(ctx, dest, bytes, t, pe), routine) != Status::ok)
-    transport_failed(routine, pe);
+  transfer(Direction::get, false, ctx, dest, source, bytes, pe, routine);
 }
 
 void put_strided(shoal_ctx *ctx, void *dest, const void *source, std::ptrdiff_t dest_stride,
                  std::ptrdiff_t source_stride, std::size_t block_elems, std::size_t nblocks,
                  std::size_t elem_size, int pe, const char *routine) noexcept {
-  check_ctx(ctx, routine);
-  if (nblocks == 0 || block_elems == 0) {
-    (void)resolve(dest, 0, pe, routine);
-    return;
-  }
-  const Span span = strided_span(dest_stride, block_elems, nblocks, elem_size, routine);
-  (void)strided_span(source_stride, block_elems, nblocks, elem_size, routine);
-  const Target t = resolve(dest, span.bytes, pe, routine);
-  const std::size_t block = block_elems * elem_size;
-  const std::size_t dstep = static_cast<std::size_t>(dest_stride) * elem_size;
-  const std::size_t sstep = static_cast<std::size_t>(source_stride) * elem_size;
-  const auto *src = static_cast<const std::byte *>(source);
-  if (t.direct) {
-    for (std::size_t i = 0; i < nblocks; ++i) std::memcpy(t.direct + i * dstep, src + i * sstep, block);
-    return;
-  }
-  RequestWindow window(*ctx->worker, routine, pe);
-  for (std::size_t i = 0; i < nblocks; ++i) {
-    const Target ti{nullptr, t.remote + i * dstep, t.segment};
-    window.add(ucx_put(ctx, src + i * sstep, block, ti, pe));
-  }
+  transfer_strided(Direction::put, ctx, const_cast<void *>(source), dest, source_stride,
+                   dest_stride, block_elems, nblocks, elem_size, pe, routine);
 }
 
 void get_strided(shoal_ctx *ctx, void *dest, const void *source, std::ptrdiff_t dest_stride,
                  std::ptrdiff_t source_stride, std::size_t block_elems, std::size_t nblocks,
                  std::size_t elem_size, int pe, const char *routine) noexcept {
-  check_ctx(ctx, routine);
-  if (nblocks == 0 || block_elems == 0) {
-    (void)resolve(source, 0, pe, routine);
-    return;
-  }
-  (void)strided_span(dest_stride, block_elems, nblocks, elem_size, routine);
-  const Span span = strided_span(source_stride, block_elems, nblocks, elem_size, routine);
-  const Target t = resolve(source, span.bytes, pe, routine);
-  const std::size_t block = block_elems * elem_size;
-  const std::size_t dstep = static_cast<std::size_t>(dest_stride) * elem_size;
-  const std::size_t sstep = static_cast<std::size_t>(source_stride) * elem_size;
-  auto *dst = static_cast<std::byte *>(dest);
-  if (t.direct) {
-    for (std::size_t i = 0; i < nblocks; ++i) std::memcpy(dst + i * dstep, t.direct + i * sstep, block);
-    return;
-  }
-  RequestWindow window(*ctx->worker, routine, pe);
-  for (std::size_t i = 0; i < nblocks; ++i) {
-    const Target ti{nullptr, t.remote + i * sstep, t.segment};
-    window.add(ucx_get(ctx, dst + i * dstep, block, ti, pe));
-  }
+  transfer_strided(Direction::get, ctx, dest, source, dest_stride, source_stride, block_elems,
+                   nblocks, elem_size, pe, routine);
 }
 
 void quiet(shoal_ctx *ctx, const char *routine) noexcept {

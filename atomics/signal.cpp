@@ -1,0 +1,65 @@
+// Put-with-signal. The data goes like any put (rma.hpp); what differs is how the signal is kept
+// behind it, which depends on how each of the two reaches the target:
+//   data mapped here         -> plain copy; the signal's CPU atomic (sequentially consistent)
+//                               or, for a signal reached through UCX, the release fence before
+//                               the AMO is handed over, orders the copy before it;
+//   data and signal via UCX  -> ucp_worker_fence between the put and the signal AMO on the same
+//                               worker, so the transfer is not waited for;
+//   data via UCX, signal
+//   mapped here              -> (data in the data segment of a PE on this node, signal in its
+//                               heap) a UCX fence cannot order a later CPU store, so the put is
+//                               completed (quiet) before the signal is stored.
+#include "atomics/signal.hpp"
+
+#include <spdlog/fmt/fmt.h>
+
+#include <atomic>
+
+#include "rma/rma.hpp"
+#include "status.hpp"
+
+namespace shoal::signal {
+
+amo::Op op_of(int sig_op, const char *routine) noexcept {
+  if (sig_op == kSet) return amo::Op::set;
+  if (sig_op == kAdd) return amo::Op::add;
+  fatal(fmt::format("{}: invalid signal operator {} (expected SHMEM_SIGNAL_SET or "
+                    "SHMEM_SIGNAL_ADD)",
+                    routine, sig_op));
+}
+
+void put_signal(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes,
+                std::uint64_t *sig_addr, std::uint64_t signal, int sig_op, int pe, bool nbi,
+                const char *routine) noexcept {
+  rma::check_ctx(ctx, routine);
+  const amo::Op op = op_of(sig_op, routine);
+  const rma::Target data = rma::resolve(dest, bytes, pe, routine);
+  const rma::Target sig = rma::resolve(sig_addr, sizeof *sig_addr, pe, routine);
+
+  if (nbi)
+    rma::put_nbi(ctx, dest, source, bytes, pe, routine);
+  else
+    rma::put(ctx, dest, source, bytes, pe, routine);
+
+  if (bytes != 0 && data.direct == nullptr) {
+    if (sig.direct != nullptr)
+      rma::quiet(ctx, routine);
+    else if (ctx->worker->fence() != Status::ok)
+      fatal(fmt::format("{}: ordering the data before the signal failed in UCX", routine));
+  }
+  std::atomic_thread_fence(std::memory_order_release);
+  amo::execute<std::uint64_t>(ctx, op, sig_addr, signal, 0, pe, nullptr, nbi, routine);
+}
+
+void update(shoal_ctx *ctx, std::uint64_t *sig_addr, std::uint64_t signal, amo::Op op, int pe,
+            const char *routine) noexcept {
+  amo::non_fetching<std::uint64_t>(ctx, op, sig_addr, signal, pe, routine);
+}
+
+std::uint64_t fetch(const std::uint64_t *sig_addr, const char *routine) noexcept {
+  rma::check_ctx(&shoal_ctx_default, routine);  // before g_runtime is read
+  return amo::fetching<std::uint64_t>(&shoal_ctx_default, amo::Op::fetch, sig_addr, 0, 0,
+                                      g_runtime->my_pe, routine);
+}
+
+}  // namespace shoal::signal

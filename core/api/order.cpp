@@ -13,16 +13,20 @@ SMA_WEAK_ALIAS(shmem_quiet)
 extern "C" void pshmem_ctx_quiet(shmem_ctx_t ctx) noexcept { shoal::rma::quiet(ctx, "shmem_ctx_quiet"); }
 SMA_WEAK_ALIAS(shmem_ctx_quiet)
 
-// Completing everything also completes what was issued to the listed PEs.
+// Completing everything the context issued also completes what went to the listed PEs.
+namespace {
+void pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes, const char *routine) noexcept {
+  for (size_t i = 0; i < npes; ++i) shoal::rma::check_pe(target_pes[i], routine);
+  shoal::rma::quiet(ctx, routine);
+}
+}  // namespace
+
 extern "C" void pshmem_pe_quiet(const int *target_pes, size_t npes) noexcept {
-  for (size_t i = 0; i < npes; ++i) (void)shoal::rma::resolve(nullptr, 0, target_pes[i], "shmem_pe_quiet");
-  shoal::rma::quiet(&shoal_ctx_default, "shmem_pe_quiet");
+  pe_quiet(&shoal_ctx_default, target_pes, npes, "shmem_pe_quiet");
 }
 SMA_WEAK_ALIAS(shmem_pe_quiet)
 extern "C" void pshmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes) noexcept {
-  shoal::rma::quiet(ctx, "shmem_ctx_pe_quiet");
-  (void)target_pes;
-  (void)npes;
+  pe_quiet(ctx, target_pes, npes, "shmem_ctx_pe_quiet");
 }
 SMA_WEAK_ALIAS(shmem_ctx_pe_quiet)
 

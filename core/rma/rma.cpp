@@ -88,12 +88,17 @@ void check_ctx(const shoal_ctx *ctx, const char *routine) noexcept {
                       static_cast<const void *>(ctx)));
 }
 
-Target resolve(const void *addr, std::size_t bytes, int pe, const char *routine) noexcept {
+void check_pe(int pe, const char *routine) noexcept {
   const Runtime *rt = g_runtime;
   if (rt == nullptr) not_running(routine);
   if (static_cast<unsigned>(pe) >= static_cast<unsigned>(rt->n_pes))
     fatal(fmt::format("{}: PE {} is out of range: this job has PEs 0 to {}", routine, pe,
                       rt->n_pes - 1));
+}
+
+Target resolve(const void *addr, std::size_t bytes, int pe, const char *routine) noexcept {
+  check_pe(pe, routine);
+  const Runtime *rt = g_runtime;
   const auto a = reinterpret_cast<std::uintptr_t>(addr);
   const PeerView &peer = rt->peers[pe];
   if (a - rt->heap_base < rt->heap_size) {

@@ -21,6 +21,8 @@ struct Target {
 // Checks the library is running, pe is a PE of the job and [addr, addr+bytes) is symmetric
 // memory of this PE; otherwise reports the error naming the routine and ends the job.
 Target resolve(const void *addr, std::size_t bytes, int pe, const char *routine) noexcept;
+// Checks the library is running and pe is a PE of the job.
+void check_pe(int pe, const char *routine) noexcept;
 // The same checks for the context handle.
 void check_ctx(const shoal_ctx *ctx, const char *routine) noexcept;
 

@@ -50,31 +50,25 @@ ucp_atomic_op_t ucx_opcode(Op op) noexcept {
   return UCP_ATOMIC_OP_ADD;
 }
 
-bool returns_value(Op op) noexcept {
-  return op != Op::add && op != Op::bit_and && op != Op::bit_or && op != Op::bit_xor;
-}
-
 template <typename Word>
 void ucx_execute(shoal_ctx *ctx, Op op, const rma::Target &t, Word value, Word compare, int pe,
                  Word *result, const char *routine) noexcept {
   Word operand = op == Op::fetch ? Word{0} : (op == Op::compare_swap ? compare : value);
   Word reply = op == Op::compare_swap ? value : Word{0};  // CSWAP takes the new value here
+  // Every AMO, fetching or not, asks for the old value and waits for it. Without a reply UCX
+  // 1.13 reports a software-executed AMO complete while it still sits in the sender's queue
+  // (when the target's receive FIFO is full), and ucp_worker_flush does not wait for it: a
+  // quiet would then not complete the add. The reply proves the target performed it.
   ucp_request_param_t param{};
-  param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
   param.datatype = ucp_dt_make_contig(sizeof(Word));
-  const bool fetches = returns_value(op);
-  if (fetches) {
-    param.op_attr_mask |= UCP_OP_ATTR_FIELD_REPLY_BUFFER;
-    param.reply_buffer = &reply;
-  }
+  param.reply_buffer = &reply;
   ctx->ucx_pending.store(true, std::memory_order_relaxed);
   ucs_status_ptr_t request = ucp_atomic_op_nbx(ctx->worker->ep(pe), ucx_opcode(op), &operand, 1,
                                                t.remote, ctx->worker->rkey(pe, t.segment), &param);
-  // Operand and reply live on this stack frame, so every AMO waits for its request here
-  // (non-fetching ones only until UCX no longer needs the operand).
   if (ctx->worker->wait(request, routine) != Status::ok)
     fatal(fmt::format("{}: the atomic operation on PE {} failed in UCX", routine, pe));
-  if (fetches && result) *result = reply;
+  if (result) *result = reply;
 }
 
 }  // namespace

@@ -1,9 +1,16 @@
 // Waiting for a condition that another PE will make true: keep UCX progressing (the transfer we
 // wait for may need it), and give the core away while nothing happens, because with more PEs
 // than cores the PE we wait for may be waiting for this core.
+//
+// Three stages: spin briefly (the answer is usually a few hundred nanoseconds away when every
+// PE has a core), then yield (a runnable peer on this core gets to run), then sleep in short
+// naps. Yielding alone is not enough when PEs outnumber cores: every waiter stays runnable and
+// the scheduler keeps picking waiters; a sleeping waiter leaves the core to the PE that has
+// work. A nap adds at most tens of microseconds to a wait that was already long.
 #pragma once
 
 #include <sched.h>
+#include <time.h>
 
 #include "transport/ucx_worker.hpp"
 
@@ -17,17 +24,34 @@ inline void cpu_relax() noexcept {
 #endif
 }
 
-template <typename Condition>
-void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
-  unsigned idle = 0;
-  while (!done()) {
-    if (worker.progress() != 0) {
-      idle = 0;
-    } else if (++idle > 32) {
+class Backoff {
+ public:
+  // Call after a round in which nothing happened.
+  void idle() noexcept {
+    ++rounds_;
+    if (rounds_ <= kSpinRounds) {
+      cpu_relax();
+    } else if (rounds_ <= kSpinRounds + kYieldRounds) {
       sched_yield();
     } else {
-      cpu_relax();
+      const timespec nap{0, 20'000};  // 20 us (the kernel's timer slack adds ~50 us)
+      nanosleep(&nap, nullptr);
     }
+  }
+  void reset() noexcept { rounds_ = 0; }
+
+ private:
+  static constexpr unsigned kSpinRounds = 64;
+  static constexpr unsigned kYieldRounds = 256;
+  unsigned rounds_ = 0;
+};
+
+template <typename Condition>
+void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
+  Backoff backoff;
+  while (!done()) {
+    if (worker.progress() != 0) backoff.reset();
+    else backoff.idle();
   }
 }
 

@@ -1,6 +1,6 @@
 #include "transport/ucx_worker.hpp"
 
-#include <sched.h>
+#include "wait.hpp"
 
 #include "log/log.hpp"
 
@@ -51,10 +51,10 @@ Status UcxWorker::wait(ucs_status_ptr_t request, const char *what) noexcept {
   if (request == nullptr) return Status::ok;
   if (UCS_PTR_IS_ERR(request)) return from_ucs(UCS_PTR_STATUS(request), what);
   ucs_status_t status;
-  unsigned idle = 0;
+  Backoff backoff;  // the PE (or progress thread) we wait for may need this core
   while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS) {
-    // Give the core away when nothing moves: the PE we wait for may share it.
-    if (ucp_worker_progress(worker_) == 0 && ++idle > 64) sched_yield();
+    if (ucp_worker_progress(worker_) != 0) backoff.reset();
+    else backoff.idle();
   }
   ucp_request_free(request);
   return from_ucs(status, what);

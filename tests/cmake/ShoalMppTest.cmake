@@ -1,0 +1,125 @@
+# Helpers to build multi-PE test programs and register them with CTest as launcher runs.
+#
+#   shoal_add_mpp_test(NAME <name> SOURCES <src...>
+#                      NP <k...>                 # one CTest entry per PE count: <name>_np<k>
+#                      [ENV VAR=value ...]       # extra environment for every entry
+#                      [LABELS <label...>]
+#                      [ARGS <arg...>]           # program arguments
+#                      [LIBS <lib...>]           # linked before the OpenSHMEM library
+#                      [DEFINES <def...>]
+#                      [TIMEOUT <seconds>]       # default SHOAL_TEST_TIMEOUT
+#                      [UCX_TOO]                 # also <name>_ucx_np<k> with SMA_SHARED_MEMORY=0
+#                      [UCX_NP <k...>]           # ... but only for these PE counts
+#                      [SINGLETON]               # also <name>_singleton: run without launcher
+#                      [NO_HARNESS])             # plain program with its own main()
+#
+# By default a program is linked with the gtest harness (tests/mpp/mpp_main.cpp), which
+# runs the tests on every PE, prints PE 0's report and the failures of every other PE, and
+# exits non-zero on every PE if any PE failed.
+#
+#   shoal_add_mpp_runs(NAME <test base name> TARGET <executable target> NP <k...> ...)
+# registers runs of an existing executable (same options as above except SOURCES, LIBS,
+# DEFINES, NO_HARNESS).
+
+set(SHOAL_TEST_TIMEOUT 120 CACHE STRING "Default timeout (seconds) of each multi-PE test")
+# The type-table tests instantiate hundreds of templates: at -O2 -g they take minutes to
+# compile on a 2-core machine, at -Og -g1 a quarter of that, and run about as fast.
+set(SHOAL_TEST_COMPILE_OPTIONS "-Og;-g1" CACHE STRING
+    "Compile options appended for test programs (a CMake list; empty keeps the build type's)")
+set(SHOAL_TEST_LAUNCHER "" CACHE STRING
+    "Launcher for multi-PE tests (empty: the oshrun target of this build)")
+set(SHOAL_TEST_LAUNCHER_ARGS "" CACHE STRING
+    "Extra launcher arguments placed before -np (a CMake list)")
+
+function(_shoal_test_launcher out)
+  if(SHOAL_TEST_LAUNCHER)
+    set(${out} "${SHOAL_TEST_LAUNCHER}" PARENT_SCOPE)
+  else()
+    set(${out} "$<TARGET_FILE:oshrun>" PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(shoal_add_mpp_runs)
+  cmake_parse_arguments(PARSE_ARGV 0 A "UCX_TOO;SINGLETON" "NAME;TARGET;TIMEOUT"
+                        "NP;UCX_NP;ENV;LABELS;ARGS")
+  if(NOT A_TIMEOUT)
+    set(A_TIMEOUT ${SHOAL_TEST_TIMEOUT})
+  endif()
+  _shoal_test_launcher(launcher)
+
+  if(A_UCX_TOO AND NOT A_UCX_NP)
+    set(A_UCX_NP ${A_NP})
+  endif()
+  set(runs)
+  foreach(np IN LISTS A_NP)
+    list(APPEND runs shm:${np})
+  endforeach()
+  foreach(np IN LISTS A_UCX_NP)
+    list(APPEND runs ucx:${np})
+  endforeach()
+  foreach(run IN LISTS runs)
+    string(REPLACE ":" ";" run "${run}")
+    list(GET run 0 variant)
+    list(GET run 1 np)
+    if(variant STREQUAL "shm")
+      set(test_name ${A_NAME}_np${np})
+      set(shm_env SMA_SHARED_MEMORY=1)
+    else()
+      set(test_name ${A_NAME}_ucx_np${np})
+      set(shm_env SMA_SHARED_MEMORY=0)
+    endif()
+    add_test(NAME ${test_name}
+             COMMAND ${launcher} ${SHOAL_TEST_LAUNCHER_ARGS} -np ${np}
+                     $<TARGET_FILE:${A_TARGET}> ${A_ARGS})
+    # PROCESSORS: an 8-PE run occupies every ctest -j slot instead of competing with
+    # other runs for the two cores.
+    set(env ${shm_env} ${A_ENV})
+    set(labels mpp np${np} ${variant} ${A_LABELS})
+    set_tests_properties(${test_name} PROPERTIES
+      TIMEOUT ${A_TIMEOUT}
+      PROCESSORS ${np}
+      ENVIRONMENT "${env}"
+      LABELS "${labels}")
+  endforeach()
+
+  if(A_SINGLETON)
+    add_test(NAME ${A_NAME}_singleton COMMAND $<TARGET_FILE:${A_TARGET}> ${A_ARGS})
+    set(env SHOAL_TEST_EXPECT_SINGLETON=1 ${A_ENV})
+    set(labels mpp singleton ${A_LABELS})
+    set_tests_properties(${A_NAME}_singleton PROPERTIES
+      TIMEOUT ${A_TIMEOUT}
+      ENVIRONMENT "${env}"
+      LABELS "${labels}")
+  endif()
+endfunction()
+
+function(shoal_add_mpp_test)
+  cmake_parse_arguments(PARSE_ARGV 0 A "UCX_TOO;SINGLETON;NO_HARNESS" "NAME;TIMEOUT"
+                        "SOURCES;NP;UCX_NP;ENV;LABELS;ARGS;LIBS;DEFINES")
+  add_executable(${A_NAME} ${A_SOURCES})
+  if(A_NO_HARNESS)
+    target_link_libraries(${A_NAME} PRIVATE ${A_LIBS} shoal)
+  else()
+    target_link_libraries(${A_NAME} PRIVATE ${A_LIBS} shoal_mpp_main shoal)
+  endif()
+  target_include_directories(${A_NAME} PRIVATE ${SHOAL_TEST_TYPES_DIR})
+  target_compile_options(${A_NAME} PRIVATE ${SHOAL_TEST_COMPILE_OPTIONS})
+  if(A_DEFINES)
+    target_compile_definitions(${A_NAME} PRIVATE ${A_DEFINES})
+  endif()
+
+  set(forward)
+  foreach(flag UCX_TOO SINGLETON)
+    if(A_${flag})
+      list(APPEND forward ${flag})
+    endif()
+  endforeach()
+  if(A_TIMEOUT)
+    list(APPEND forward TIMEOUT ${A_TIMEOUT})
+  endif()
+  if(A_UCX_NP)
+    list(APPEND forward UCX_NP ${A_UCX_NP})
+  endif()
+  shoal_add_mpp_runs(NAME ${A_NAME} TARGET ${A_NAME} NP ${A_NP} ENV ${A_ENV}
+                     LABELS ${A_LABELS} ARGS ${A_ARGS} ${forward})
+endfunction()

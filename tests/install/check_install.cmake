@@ -1,0 +1,42 @@
+# cmake -DBUILD_DIR=... -DPREFIX=... -DWORK=... -DSOURCE_DIR=... -P check_install.cmake
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE ${PREFIX} ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX})
+
+foreach(f lib/libshoal.so lib/libshoal.a include/shmem.h include/mpp/shmem.h include/pshmem.h
+          include/shmemx.h bin/oshcc bin/oshc++ bin/oshrun bin/shmemrun lib/pkgconfig/shoal.pc
+          lib/cmake/Shoal/ShoalConfig.cmake)
+  if(NOT EXISTS ${PREFIX}/${f})
+    message(FATAL_ERROR "the install prefix lacks ${f}")
+  endif()
+endforeach()
+
+# The installed wrapper must point into the prefix, not into the build or source tree.
+run(${PREFIX}/bin/oshcc -showme)
+if(NOT last_output MATCHES "${PREFIX}/include" OR last_output MATCHES "${BUILD_DIR}")
+  message(FATAL_ERROR "installed oshcc does not use the prefix: ${last_output}")
+endif()
+
+# A C program through the installed wrapper and launcher.
+run(${PREFIX}/bin/oshcc ${SOURCE_DIR}/consumer/ring.c -o ${WORK}/ring_c)
+run(${PREFIX}/bin/oshrun -np 3 ${WORK}/ring_c)
+if(NOT last_output MATCHES "ring ok on 3 PEs")
+  message(FATAL_ERROR "unexpected output of the installed ring program: ${last_output}")
+endif()
+
+# A CMake project that finds the installed library with find_package(Shoal).
+run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/consumer -B ${WORK}/consumer -DCMAKE_PREFIX_PATH=${PREFIX})
+run(${CMAKE_COMMAND} --build ${WORK}/consumer)
+run(${PREFIX}/bin/oshrun -np 2 ${WORK}/consumer/ring)
+if(NOT last_output MATCHES "ring ok on 2 PEs")
+  message(FATAL_ERROR "unexpected output of the find_package ring program: ${last_output}")
+endif()
+message(STATUS "install prefix ${PREFIX} works")

@@ -1,0 +1,258 @@
+// Ordering and completion: shmem_fence, shmem_quiet, shmem_pe_quiet (and ctx forms).
+// Targets learn that data arrived by polling a flag with plain (volatile) loads, as
+// real programs do, never through a barrier.
+#include "rma_patterns.hpp"
+
+#include <cstring>
+#include <type_traits>
+
+using namespace shoal::test;
+
+// shmem_pe_quiet is new in 1.6 and drafts disagreed on its signature; use whichever the
+// header declares (see SHOAL_TEST_FALLBACK in mpp_test.hpp).
+SHOAL_TEST_FALLBACK(shmem_pe_quiet)
+SHOAL_TEST_FALLBACK(shmem_ctx_pe_quiet)
+
+// Returns true if some form of shmem_pe_quiet was called for `pe`.
+static bool pe_quiet(int pe) {
+  using namespace shoal_fallback;
+  const int pes[1] = {pe};
+  if constexpr (shoal_declared<decltype(shmem_pe_quiet(pes, std::size_t{1}))>) {
+    shmem_pe_quiet(pes, std::size_t{1});
+    return true;
+  } else if constexpr (shoal_declared<decltype(shmem_pe_quiet(pe))>) {
+    shmem_pe_quiet(pe);
+    return true;
+  } else {
+    return false;
+  }
+}
+static bool ctx_pe_quiet(shmem_ctx_t ctx, int pe) {
+  using namespace shoal_fallback;
+  const int pes[1] = {pe};
+  if constexpr (shoal_declared<decltype(shmem_ctx_pe_quiet(ctx, pes, std::size_t{1}))>) {
+    shmem_ctx_pe_quiet(ctx, pes, std::size_t{1});
+    return true;
+  } else if constexpr (shoal_declared<decltype(shmem_ctx_pe_quiet(ctx, pe))>) {
+    shmem_ctx_pe_quiet(ctx, pe);
+    return true;
+  } else {
+    return false;
+  }
+}
+
+namespace {
+
+constexpr std::size_t kMaxData = 256 * 1024;
+
+// Data, then fence, then flag, to the right neighbour, for many rounds; the receiver
+// waits for the flag and must then see all the data. The receiver acknowledges each round
+// so the sender does not overwrite data being checked. Message sizes rotate between
+// small (likely inline/eager) and large (likely a different protocol), the case where a
+// missing fence shows up.
+template <class PutData, class Fence>
+void fence_rounds(const char* what, int rounds, PutData put_data, Fence fence) {
+  SymArray<unsigned char> data(kMaxData);
+  SymArray<long> flag(2);  // [0]: round delivered to me, [1]: round acknowledged to me
+  SHOAL_ASSERT_ALL_PES(data && flag);
+  flag[0] = flag[1] = 0;
+  shmem_barrier_all();
+  const std::size_t sizes[] = {8, 1, 4096, 200000, 63, kMaxData, 12345};
+  std::vector<unsigned char> src(kMaxData);
+  int bad_rounds = 0;
+  for (int r = 1; r <= rounds; ++r) {
+    const std::size_t sz = sizes[r % 7];
+    for (std::size_t i = 0; i < sz; ++i) src[i] = fill_value<unsigned char>(me(), i + r);
+    put_data(data.get(), src.data(), sz, right());
+    fence();
+    shmem_long_p(&flag[0], r, right());
+
+    // Receive from the left neighbour.
+    if (!wait_for_value<long>(&flag[0], r)) {
+      ADD_FAILURE() << what << ": round " << r << ": flag never arrived";
+      break;
+    }
+    const int l = left();
+    const std::size_t lsz = sizes[r % 7];
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < lsz; ++i) {
+      if (static_cast<volatile unsigned char*>(data.get())[i] != fill_value<unsigned char>(l, i + r)) ++bad;
+    }
+    if (bad != 0 && bad_rounds++ < 5) {
+      ADD_FAILURE() << what << ": round " << r << " (" << lsz << " bytes): flag seen but " << bad
+                    << " data bytes not yet delivered: fence did not order the puts";
+    }
+    // Acknowledge to the left neighbour, then wait for the right neighbour's ack.
+    shmem_long_p(&flag[1], r, l);
+    if (!wait_for_value<long>(&flag[1], r)) {
+      ADD_FAILURE() << what << ": round " << r << ": ack never arrived";
+      break;
+    }
+  }
+  EXPECT_EQ(bad_rounds, 0);
+  shmem_barrier_all();
+}
+
+}  // namespace
+
+TEST(Fence, PutmemFencePutFlag) {
+  fence_rounds("putmem; fence; p", 200,
+               [](void* d, const void* s, std::size_t n, int pe) { shmem_putmem(d, s, n, pe); },
+               [] { shmem_fence(); });
+}
+
+TEST(Fence, NbiFencePutFlag) {
+  fence_rounds("putmem_nbi; fence; p", 200,
+               [](void* d, const void* s, std::size_t n, int pe) { shmem_putmem_nbi(d, s, n, pe); },
+               [] { shmem_fence(); });
+}
+
+TEST(Fence, CtxFence) {
+  fence_rounds("ctx_putmem; ctx_fence; p", 100,
+               [](void* d, const void* s, std::size_t n, int pe) {
+                 shmem_ctx_putmem(SHMEM_CTX_DEFAULT, d, s, n, pe);
+               },
+               [] { shmem_ctx_fence(SHMEM_CTX_DEFAULT); });
+}
+
+TEST(Fence, QuietInsteadOfFence) {
+  fence_rounds("putmem; quiet; p", 100,
+               [](void* d, const void* s, std::size_t n, int pe) { shmem_putmem(d, s, n, pe); },
+               [] { shmem_quiet(); });
+}
+
+// Many small puts to the same word, fenced: the last value must win.
+TEST(Fence, LastWriteWins) {
+  SymArray<long> word(1);
+  SHOAL_ASSERT_ALL_PES(word);
+  word[0] = -1;
+  shmem_barrier_all();
+  for (long v = 0; v < 1000; ++v) {
+    shmem_long_p(word.get(), v, right());
+    shmem_fence();
+  }
+  shmem_barrier_all();
+  EXPECT_EQ(word[0], 999);
+  shmem_barrier_all();
+}
+
+// After shmem_quiet, every nbi put is complete: reading it back from the target (no
+// barrier in between) returns the new data; every nbi get has filled its buffer.
+TEST(Quiet, CompletesNbiPuts) {
+  const std::size_t sizes[] = {1, 8, 100, 4096, 65536, 1 << 20};
+  std::size_t total = 0;
+  for (std::size_t s : sizes) total += s;
+  SymArray<unsigned char> dst(total);
+  SHOAL_ASSERT_ALL_PES(dst);
+  std::memset(dst.get(), 0, total);
+  std::vector<unsigned char> src(total);
+  for (int round = 0; round < 5; ++round) {
+    for (std::size_t i = 0; i < total; ++i) src[i] = fill_value<unsigned char>(me(), i + round);
+    shmem_barrier_all();
+    std::size_t off = 0;
+    for (std::size_t s : sizes) {
+      shmem_putmem_nbi(dst.get() + off, src.data() + off, s, right());
+      off += s;
+    }
+    shmem_quiet();
+    std::vector<unsigned char> back(total, 0);
+    shmem_getmem(back.data(), dst.get(), total, right());
+    EXPECT_TRUE(check_range("nbi puts read back after quiet", back.data(), 0, total,
+                            [&](std::size_t i) { return src[i]; }));
+    shmem_barrier_all();
+  }
+}
+
+TEST(Quiet, CompletesNbiGets) {
+  const std::size_t n = (1 << 20) + 3;
+  SymArray<unsigned char> src(n);
+  SHOAL_ASSERT_ALL_PES(src);
+  for (std::size_t i = 0; i < n; ++i) src[i] = fill_value<unsigned char>(me(), i);
+  shmem_barrier_all();
+  std::vector<unsigned char> a(n), b(16), c(n);
+  shmem_getmem_nbi(a.data(), src.get(), n, right());
+  shmem_getmem_nbi(b.data(), src.get() + 5, 16, 0);
+  shmem_ctx_getmem_nbi(SHMEM_CTX_DEFAULT, c.data(), src.get(), n, left());
+  shmem_quiet();
+  shmem_ctx_quiet(SHMEM_CTX_DEFAULT);
+  EXPECT_TRUE(check_range("get_nbi from right", a.data(), 0, n,
+                          [&](std::size_t i) { return fill_value<unsigned char>(right(), i); }));
+  EXPECT_TRUE(check_range("get_nbi from PE 0", b.data(), 0, 16,
+                          [&](std::size_t i) { return fill_value<unsigned char>(0, i + 5); }));
+  EXPECT_TRUE(check_range("ctx get_nbi from left", c.data(), 0, n,
+                          [&](std::size_t i) { return fill_value<unsigned char>(left(), i); }));
+  shmem_barrier_all();
+}
+
+// Quiet makes puts visible to *all* PEs: PE i puts data on PE i+1, quiets, then raises a
+// flag on PE i+2, which reads the data from PE i+1 with a get.
+TEST(Quiet, VisibleToThirdPe) {
+  SHOAL_REQUIRE_MIN_NPES(3);
+  const int n = npes();
+  const std::size_t len = 100000;
+  SymArray<unsigned char> data(len);
+  SymArray<long> flag(1);
+  SHOAL_ASSERT_ALL_PES(data && flag);
+  std::vector<unsigned char> src(len), got(len);
+  for (int round = 1; round <= 20; ++round) {
+    flag[0] = 0;
+    std::memset(data.get(), 0, len);
+    shmem_barrier_all();
+    for (std::size_t i = 0; i < len; ++i) src[i] = fill_value<unsigned char>(me(), i + round);
+    shmem_putmem_nbi(data.get(), src.data(), len, (me() + 1) % n);
+    shmem_quiet();
+    shmem_long_p(flag.get(), round, (me() + 2) % n);
+    shmem_quiet();
+    ASSERT_TRUE(wait_for_value<long>(flag.get(), round)) << "round " << round;
+    const int origin = (me() + n - 2) % n;
+    const int holder = (me() + n - 1) % n;
+    shmem_getmem(got.data(), data.get(), len, holder);
+    EXPECT_TRUE(check_range("data put by PE i on PE i+1, read by PE i+2", got.data(), 0, len,
+                            [&](std::size_t i) { return fill_value<unsigned char>(origin, i + round); }))
+        << "round " << round;
+    shmem_barrier_all();
+  }
+}
+
+// Blocking put: the source buffer may be reused as soon as the call returns.
+TEST(Put, SourceReusableOnReturn) {
+  const std::size_t len = 1 << 20;
+  SymArray<unsigned char> dst(len);
+  SHOAL_ASSERT_ALL_PES(dst);
+  std::vector<unsigned char> src(len);
+  for (std::size_t i = 0; i < len; ++i) src[i] = fill_value<unsigned char>(me(), i);
+  shmem_barrier_all();
+  shmem_putmem(dst.get(), src.data(), len, right());
+  std::memset(src.data(), 0xee, len);  // must not affect what arrives
+  shmem_barrier_all();
+  EXPECT_TRUE(check_range("put source overwritten after return", dst.get(), 0, len,
+                          [&](std::size_t i) { return fill_value<unsigned char>(left(), i); }));
+  shmem_barrier_all();
+}
+
+TEST(PeQuiet, CompletesPutsToThatPe) {
+  const std::size_t len = 300000;
+  SymArray<unsigned char> dst(len);
+  SHOAL_ASSERT_ALL_PES(dst);
+  std::vector<unsigned char> src(len), back(len);
+  for (std::size_t i = 0; i < len; ++i) src[i] = fill_value<unsigned char>(me(), i);
+  std::memset(dst.get(), 0, len);
+  shmem_barrier_all();
+  shmem_putmem_nbi(dst.get(), src.data(), len, right());
+  if (!pe_quiet(right())) {
+    shmem_barrier_all();
+    GTEST_SKIP() << "shmem_pe_quiet is not declared by shmem.h";
+  }
+  shmem_getmem(back.data(), dst.get(), len, right());
+  EXPECT_TRUE(check_range("put_nbi read back after shmem_pe_quiet", back.data(), 0, len,
+                          [&](std::size_t i) { return src[i]; }));
+  shmem_barrier_all();
+
+  for (std::size_t i = 0; i < len; ++i) src[i] = fill_value<unsigned char>(me(), i + 1);
+  shmem_ctx_putmem_nbi(SHMEM_CTX_DEFAULT, dst.get(), src.data(), len, right());
+  EXPECT_TRUE(ctx_pe_quiet(SHMEM_CTX_DEFAULT, right())) << "shmem_ctx_pe_quiet is not declared";
+  shmem_getmem(back.data(), dst.get(), len, right());
+  EXPECT_TRUE(check_range("ctx put_nbi read back after shmem_ctx_pe_quiet", back.data(), 0, len,
+                          [&](std::size_t i) { return src[i]; }));
+  shmem_barrier_all();
+}

@@ -21,7 +21,9 @@ endforeach()
 
 # The installed wrapper must point into the prefix, not into the build or source tree.
 run(${PREFIX}/bin/oshcc -showme)
-if(NOT last_output MATCHES "${PREFIX}/include" OR last_output MATCHES "${BUILD_DIR}")
+string(FIND "${last_output}" "-I${PREFIX}/include" uses_prefix)
+string(FIND "${last_output}" "-L${BUILD_DIR}/lib " uses_build_tree)
+if(uses_prefix EQUAL -1 OR NOT uses_build_tree EQUAL -1)
   message(FATAL_ERROR "installed oshcc does not use the prefix: ${last_output}")
 endif()
 

@@ -65,7 +65,7 @@ bool Runtime::start(int requested_thread_level, std::string &error) {
 
   shoal_ctx_default.worker = &worker;
   shoal_ctx_default.team = &shoal_team_world;
-  shoal_team_world = shoal_team{my_pe, n_pes, 0, 1};
+  team::init_predefined(my_pe, n_pes, bootstrap->local_peers());
   SMA_LOG_DEBUG("core", "pe {} of {} up; heap {} bytes at {}, data segment {} bytes at {}", my_pe,
                 n_pes, heap_size, reinterpret_cast<void *>(heap_base), data_size,
                 reinterpret_cast<void *>(data_base));
@@ -166,6 +166,7 @@ Status Runtime::connect_worker(ucx::UcxWorker &w) {
 
 void Runtime::stop() {
   shoal_ctx_default.worker = nullptr;
+  team::reset_predefined();
   worker.close();
   // Peers may still be closing endpoints towards our receiving worker: wait for all of them
   // before its progress thread stops.

@@ -40,6 +40,11 @@ int p_num_pes(void) SHOAL_NOEXCEPT;
 int pmy_pe(void) SHOAL_NOEXCEPT;
 int pnum_pes(void) SHOAL_NOEXCEPT;
 
+/* ---- Team pointer query ---------------------------------------------------------------------- */
+
+/* Local pointer to a symmetric object on a team PE */
+void *pshmem_team_ptr(shmem_team_t team, const void *dest, int pe) SHOAL_NOEXCEPT;
+
 /* ---- Memory management routines -------------------------------------------------------------- */
 
 /* Symmetric heap allocation */

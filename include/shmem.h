@@ -165,6 +165,11 @@ int _num_pes(void) SHOAL_NOEXCEPT;
 int my_pe(void) SHOAL_NOEXCEPT;
 int num_pes(void) SHOAL_NOEXCEPT;
 
+/* ---- Team pointer query ---------------------------------------------------------------------- */
+
+/* Local pointer to a symmetric object on a team PE */
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe) SHOAL_NOEXCEPT;
+
 /* ---- Memory management routines -------------------------------------------------------------- */
 
 /* Symmetric heap allocation */

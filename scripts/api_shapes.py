@@ -97,7 +97,7 @@ FAMILIES = [
             F("int num_pes(void)"),
         ], deprecated="1.2"),
     ]),
-    Family("query_team", "query", "Team pointer query", False, [
+    Family("query_team", "query", "Team pointer query", True, [
         Group("Local pointer to a symmetric object on a team PE", [
             F("void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)"),
         ]),

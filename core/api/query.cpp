@@ -6,6 +6,7 @@
 #include "api/export.hpp"
 #include "rma/rma.hpp"
 #include "runtime.hpp"
+#include "team/team.hpp"
 
 namespace {
 
@@ -48,6 +49,15 @@ SMA_WEAK_ALIAS(shmem_addr_accessible)
 
 extern "C" void *pshmem_ptr(const void *dest, int pe) noexcept { return direct_pointer(dest, pe); }
 SMA_WEAK_ALIAS(shmem_ptr)
+
+// pe is numbered within the team; SHMEM_TEAM_INVALID or a PE outside the team gives NULL.
+extern "C" void *pshmem_team_ptr(shmem_team_t team, const void *dest, int pe) noexcept {
+  running("shmem_team_ptr");
+  if (team == SHMEM_TEAM_INVALID) return nullptr;
+  const int world_pe = team->world_pe(pe);
+  return world_pe < 0 ? nullptr : direct_pointer(dest, world_pe);
+}
+SMA_WEAK_ALIAS(shmem_team_ptr)
 
 extern "C" void pshmem_info_get_version(int *major, int *minor) noexcept {
   if (major) *major = SHMEM_MAJOR_VERSION;

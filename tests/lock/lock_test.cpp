@@ -224,7 +224,8 @@ TEST(Lock, IndependentLocks) {
 // and counts, once it holds the lock, how often each other PE took the lock in between, while
 // all of them loop on the lock as fast as they can. Each may have been inside already when the
 // count was read, and once more queued ahead: at most 2 each. A descheduling in that short
-// window can legitimately let more through, so a victim gets three attempts; an unfair lock
+// window can legitimately let more through, so a victim gets kVictimAttempts attempts (ten: on a
+// loaded machine descheduling in that window repeats several times in a row); an unfair lock
 // (a greedy PE re-taking it ahead of a queued one) fails all of them. The greedy PEs' critical
 // section makes a round trip to the victim, so a PE whose own enqueue is a local AMO cannot
 // cycle many times while the victim's enqueue travels to the lock's home PE.
@@ -283,6 +284,8 @@ Trial fifo_trial(long* lock, long* log_len, long* log, long* served, int victim)
   return t;
 }
 
+constexpr int kVictimAttempts = 10;
+
 TEST(Lock, FirstComeFirstServed) {
   SHOAL_REQUIRE_MIN_NPES(2);
   SymArray<long> lock(1), log_len(1), served(1), log(kLogCap);
@@ -291,7 +294,7 @@ TEST(Lock, FirstComeFirstServed) {
   for (int victim = 0; victim < npes(); ++victim) {
     bool fair = false;
     std::string last;
-    for (int attempt = 0; attempt < 3 && !fair; ++attempt) {
+    for (int attempt = 0; attempt < kVictimAttempts && !fair; ++attempt) {
       log_len[0] = served[0] = 0;
       shmem_barrier_all();
       const Trial t = fifo_trial(lock.get(), log_len.get(), log.get(), served.get(), victim);

@@ -167,6 +167,7 @@ Status Runtime::connect_worker(ucx::UcxWorker &w) {
 void Runtime::stop() {
   shoal_ctx_default.worker = nullptr;
   team::reset_predefined();
+  for (auto &pool : spare_workers) pool.clear();  // closes them
   worker.close();
   // Peers may still be closing endpoints towards our receiving worker: wait for all of them
   // before its progress thread stops.

@@ -57,6 +57,10 @@ class Runtime {
   ucx::UcxWorker worker;                        // the default context's worker
   ucx::UcxWorker target_worker;  // receives other PEs' operations; driven by `progress`
   ucx::ProgressThread progress;
+  // Workers of destroyed contexts, connected and ready for the next context, by thread mode
+  // ([1]: thread-safe). Reusing them keeps create/destroy cycles from piling up endpoints and
+  // shared-memory mappings at every peer, which never learn that a worker went away.
+  std::vector<std::unique_ptr<ucx::UcxWorker>> spare_workers[2];
   // What every other PE published: its receiving worker's address and its packed rkeys.
   std::vector<std::vector<std::byte>> peer_addresses;
   std::vector<std::vector<std::vector<std::byte>>> peer_rkeys;

@@ -19,6 +19,7 @@ struct shoal_ctx {
   long options = 0;
   shoal_team *team = nullptr;
   std::unique_ptr<shoal::ucx::UcxWorker> own_worker;  // for contexts other than the default
+  bool multithreaded = false;                         // own_worker is thread-safe
 };
 
 extern "C" {

@@ -53,7 +53,7 @@ Status UcxWorker::wait(ucs_status_ptr_t request, const char *what) noexcept {
   ucs_status_t status;
   Backoff backoff;  // the PE (or progress thread) we wait for may need this core
   while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS) {
-    if (ucp_worker_progress(worker_) != 0) backoff.reset();
+    if (progress() != 0) backoff.reset();
     else backoff.idle();
   }
   ucp_request_free(request);

@@ -221,8 +221,11 @@ void quiet(shoal_ctx *ctx, const char *routine) noexcept {
   // Stores to mapped memory become visible in program order; the fence keeps the compiler and
   // CPU from moving them past this point.
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (ctx->ucx_pending.exchange(false, std::memory_order_acq_rel) &&
-      ctx->worker->flush() != Status::ok)
+  // The skip-if-nothing-pending shortcut is only sound with one thread per worker: under
+  // SHMEM_THREAD_MULTIPLE another thread's quiet may clear the flag before this thread's
+  // transfers are covered by a flush, so thread-safe workers always flush.
+  const bool pending = ctx->ucx_pending.exchange(false, std::memory_order_acq_rel);
+  if ((pending || ctx->worker->thread_safe()) && ctx->worker->flush() != Status::ok)
     fatal(fmt::format("{}: completing outstanding transfers failed in UCX", routine));
 }
 

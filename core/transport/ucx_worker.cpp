@@ -10,6 +10,7 @@ Status UcxWorker::init(UcxContext &context, bool multithreaded, int n_pes) {
   ucp_worker_params_t params{};
   params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
   params.thread_mode = multithreaded ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
+  thread_safe_ = multithreaded;
   SMA_TRY(from_ucs(ucp_worker_create(context.handle(), &params, &worker_), "ucp_worker_create"));
   peers_.assign(static_cast<std::size_t>(n_pes), Peer{});
   return Status::ok;

@@ -21,6 +21,7 @@ class UcxWorker {
   ~UcxWorker() { close(); }
 
   Status init(UcxContext &context, bool multithreaded, int n_pes);
+  bool thread_safe() const noexcept { return thread_safe_; }
   Status address(std::vector<std::byte> &out) const;
 
   // Connects to one PE's worker and unpacks that PE's remote keys (one per memory segment).
@@ -60,6 +61,7 @@ class UcxWorker {
   };
   ucp_worker_h worker_ = nullptr;
   UcxWorker *also_serve_ = nullptr;
+  bool thread_safe_ = false;
   std::vector<Peer> peers_;
 };
 

@@ -143,7 +143,7 @@ void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const v
   const ucs_status_ptr_t request =
       dir == Direction::put ? ucx_put(ctx, local, bytes, t, pe) : ucx_get(ctx, local, bytes, t, pe);
   const Status s = blocking ? ctx->worker->wait(request, routine)
-                            : ucx::UcxWorker::forget(request, routine);
+                            : ctx->worker->track(request, routine);
   if (s != Status::ok) transport_failed(routine, pe);
 }
 

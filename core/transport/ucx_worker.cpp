@@ -61,22 +61,64 @@ Status UcxWorker::wait(ucs_status_ptr_t request, const char *what) noexcept {
   return from_ucs(status, what);
 }
 
-Status UcxWorker::forget(ucs_status_ptr_t request, const char *what) noexcept {
+Status UcxWorker::track(ucs_status_ptr_t request, const char *what) noexcept {
   if (request == nullptr) return Status::ok;
   if (UCS_PTR_IS_ERR(request)) return from_ucs(UCS_PTR_STATUS(request), what);
-  ucp_request_free(request);
+  std::unique_lock lock(in_flight_mutex_, std::defer_lock);
+  if (thread_safe_) lock.lock();
+  // A program may issue many nonblocking operations between quiets: keep the list short.
+  if (in_flight_.size() >= kReapThreshold)
+    if (Status s = reap_completed(); s != Status::ok) {
+      ucp_request_free(request);
+      return s;
+    }
+  in_flight_.push_back(request);
   return Status::ok;
 }
 
+Status UcxWorker::reap_completed() noexcept {
+  Status result = Status::ok;
+  std::size_t kept = 0;
+  for (ucs_status_ptr_t request : in_flight_) {
+    const ucs_status_t status = ucp_request_check_status(request);
+    if (status == UCS_INPROGRESS) {
+      in_flight_[kept++] = request;
+      continue;
+    }
+    ucp_request_free(request);
+    if (status != UCS_OK && result == Status::ok) result = from_ucs(status, "a nonblocking transfer");
+  }
+  in_flight_.resize(kept);
+  return result;
+}
+
+Status UcxWorker::wait_in_flight() noexcept {
+  std::vector<ucs_status_ptr_t> requests;
+  {
+    std::unique_lock lock(in_flight_mutex_, std::defer_lock);
+    if (thread_safe_) lock.lock();
+    requests.swap(in_flight_);
+  }
+  Status result = Status::ok;
+  for (ucs_status_ptr_t request : requests)
+    if (Status s = wait(request, "a nonblocking transfer"); s != Status::ok && result == Status::ok)
+      result = s;
+  return result;
+}
+
 Status UcxWorker::flush() noexcept {
+  const Status in_flight = wait_in_flight();
   ucp_request_param_t param{};
-  return wait(ucp_worker_flush_nbx(worker_, &param), "ucp_worker_flush_nbx");
+  const Status flushed = wait(ucp_worker_flush_nbx(worker_, &param), "ucp_worker_flush_nbx");
+  return in_flight != Status::ok ? in_flight : flushed;
 }
 
 Status UcxWorker::fence() noexcept { return from_ucs(ucp_worker_fence(worker_), "ucp_worker_fence"); }
 
 void UcxWorker::close() noexcept {
   if (!worker_) return;
+  if (wait_in_flight() != Status::ok)
+    SMA_LOG_WARN("ucx", "a nonblocking transfer failed while closing a worker");
   for (Peer &peer : peers_) {
     for (ucp_rkey_h rkey : peer.rkeys)
       if (rkey) ucp_rkey_destroy(rkey);

@@ -5,6 +5,7 @@
 #include <ucp/api/ucp.h>
 
 #include <cstddef>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -43,8 +44,11 @@ class UcxWorker {
   ucs_status_t arm() noexcept { return ucp_worker_arm(worker_); }
   // Waits for a request returned by a *_nbx call and releases it.
   Status wait(ucs_status_ptr_t request, const char *what) noexcept;
-  // Hands an in-flight request back to UCX; completion is observed by the next flush().
-  static Status forget(ucs_status_ptr_t request, const char *what) noexcept;
+  // Keeps an in-flight request of a nonblocking operation until the next flush() waits for it.
+  // ucp_worker_flush_nbx alone is not enough: UCX 1.13's shared-memory transport can report a
+  // worker flushed while operations still sit in an endpoint's pending queue (seen with several
+  // workers sending to one receiver), so every request handle is waited for first.
+  Status track(ucs_status_ptr_t request, const char *what) noexcept;
   // Completes every operation issued on this worker (remote completion).
   Status flush() noexcept;
   // Orders operations issued before against those issued after.
@@ -62,7 +66,15 @@ class UcxWorker {
   ucp_worker_h worker_ = nullptr;
   UcxWorker *also_serve_ = nullptr;
   bool thread_safe_ = false;
+  static constexpr std::size_t kReapThreshold = 1024;
   std::vector<Peer> peers_;
+  // Requests handed out by track(); guarded by in_flight_mutex_ on thread-safe workers.
+  std::vector<ucs_status_ptr_t> in_flight_;
+  std::mutex in_flight_mutex_;
+  // Releases the requests that have completed; returns the first failure among them.
+  Status reap_completed() noexcept;
+  // Waits for every tracked request.
+  Status wait_in_flight() noexcept;
 };
 
 }  // namespace shoal::ucx

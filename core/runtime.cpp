@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "collectives/slots.hpp"
 #include "ctx/context.hpp"
 #include "team/team.hpp"
 #include "log/log.hpp"
@@ -73,7 +74,8 @@ bool Runtime::start(int requested_thread_level, std::string &error) {
 }
 
 bool Runtime::setup_memory(std::string &error) {
-  const std::size_t size = page_round(std::max<std::size_t>(config.symmetric_size, 1));
+  const std::size_t user_size = page_round(std::max<std::size_t>(config.symmetric_size, 1));
+  const std::size_t size = user_size + page_round(coll::slots::area_bytes(config, n_pes));
   const bool shared = config.shared_memory && bootstrap->local_peers().size() > 1;
   const Status s = shared ? heap_memory.create(heap::segment_name(bootstrap->job_name(), my_pe), size)
                           : heap_memory.create_private(size);
@@ -82,7 +84,8 @@ bool Runtime::setup_memory(std::string &error) {
                            " bytes (SHMEM_SYMMETRIC_SIZE); see the message above");
   heap_base = reinterpret_cast<std::uintptr_t>(heap_memory.base());
   heap_size = size;
-  allocator.reset(size);
+  allocator.reset(user_size);
+  library_area = heap_memory.base() + user_size;
 
   data = heap::find_data_segment();
   data_base = reinterpret_cast<std::uintptr_t>(data.base);

@@ -37,8 +37,10 @@ class Runtime {
   int n_pes = 1;
   int thread_level = 0;
 
-  // Hot-path copies of the local segments' bounds.
+  // Hot-path copies of the local segments' bounds. The heap segment ends with the library's
+  // own symmetric area (team flags and collective scratch), which shmem_malloc never hands out.
   std::uintptr_t heap_base = 0, heap_size = 0;
+  std::byte *library_area = nullptr;
   std::uintptr_t data_base = 0, data_size = 0;
   std::vector<PeerView> peers;
 

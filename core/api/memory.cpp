@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "api/export.hpp"
-#include "collectives/barrier.hpp"
+#include "collectives/collectives.hpp"
 #include "log/log.hpp"
 #include "rma/rma.hpp"
 #include "runtime.hpp"

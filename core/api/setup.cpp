@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "api/export.hpp"
-#include "collectives/barrier.hpp"
+#include "collectives/collectives.hpp"
 #include "log/log.hpp"
 #include "runtime.hpp"
 
@@ -48,11 +48,13 @@ int initialize(int requested, int *provided) noexcept {
       if (rt->bootstrap) rt->bootstrap->abort(1, error.c_str());
       return 1;
     }
-    g_runtime = rt.release();
-    if (coll::init_barrier(*g_runtime) != Status::ok) {
-      log::logger().error("shmem_init: the symmetric heap is too small for the library's own data");
+    if (coll::init_collectives(*rt, error) != Status::ok) {
+      log::logger().error("shmem_init: {}", error);
+      set_last_error(error);
+      if (rt->bootstrap) rt->bootstrap->abort(1, error.c_str());
       return 1;
     }
+    g_runtime = rt.release();
     g_state = LibraryState::running;
     print_banner(*g_runtime);
     if (provided) *provided = g_runtime->thread_level;
@@ -71,7 +73,7 @@ void finalize() noexcept {
   std::lock_guard lock(g_setup_mutex);
   if (g_state != LibraryState::running) return;
   coll::barrier_all("shmem_finalize");
-  coll::finalize_barrier();
+  coll::finalize_collectives();
   g_runtime->stop();
   delete g_runtime;
   g_runtime = nullptr;

@@ -36,6 +36,20 @@ bool parse_presence(const std::string &text, bool &out) {
   return true;
 }
 
+// Free text, checked later by its user (the collective algorithm rules).
+bool parse_text(const std::string &text, std::string &out) {
+  out = text;
+  return true;
+}
+
+// A whole number from 1 to 1024.
+bool parse_count(const std::string &text, std::size_t &out) {
+  if (text.empty() || !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return false;
+  out = std::strtoull(text.c_str(), nullptr, 10);
+  return out > 0 && out <= 1024;
+}
+
 // A non-negative number, possibly fractional, with an optional k/m/g/t suffix (powers of 1024);
 // the size is rounded up. Characters after the suffix are ignored, as the specification says.
 bool parse_size(const std::string &text, std::size_t &out) {
@@ -157,6 +171,7 @@ void warn_unknown_variables() {
 template <typename T>
 std::string show(const T &v) {
   if constexpr (std::is_same_v<T, bool>) return v ? "1" : "0";
+  else if constexpr (std::is_same_v<T, std::string>) return v;
   else if constexpr (std::is_same_v<T, log::Level>) {
     static const char *names[] = {"trace", "debug", "info", "warn", "error"};
     return names[static_cast<int>(v)];

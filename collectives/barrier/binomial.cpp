@@ -1,0 +1,42 @@
+// Binomial tree barrier rooted at team PE 0. The parent of PE v is v with its lowest set bit
+// cleared; its children are v + 2^k for every 2^k below that bit (every 2^k for PE 0) that is
+// still a team PE. Arrival flows up: each PE awaits all its children, then notifies its parent.
+// Release flows down: each PE awaits its parent, then notifies its children. PE 0 hears from
+// the whole team before releasing anyone, so none leaves before all have arrived.
+//
+// Every edge carries one notification each way per call, awaited once at the other end.
+#include "collectives/algorithm.hpp"
+#include "collectives/channel.hpp"
+
+namespace shoal::coll {
+namespace {
+
+int lowest_set_bit(int v) { return v & -v; }
+
+// Children of `pe` are pe + 2^k for every 2^k below this bound (and below n).
+int child_distance_bound(int pe, int n) { return pe == 0 ? n : lowest_set_bit(pe); }
+
+void run(Channel &channel, const Args &) {
+  const int n = channel.size(), me = channel.rank();
+  const int bound = child_distance_bound(me, n);
+
+  for (int distance = 1; distance < bound && me + distance < n; distance *= 2)
+    channel.await(me + distance);
+  if (me != 0) {
+    const int parent = me - lowest_set_bit(me);
+    channel.notify(parent);
+    channel.await(parent);
+  }
+  for (int distance = 1; distance < bound && me + distance < n; distance *= 2)
+    channel.notify(me + distance);
+}
+
+}  // namespace
+
+extern const Algorithm barrier_binomial;
+const Algorithm barrier_binomial = {
+    "binomial", Collective::barrier,
+    "arrivals gathered up a binomial tree to team PE 0, then released down the same tree",
+    nullptr, run};
+
+}  // namespace shoal::coll

@@ -1,0 +1,88 @@
+#include "collectives/channel.hpp"
+
+#include <atomic>
+#include <cstring>
+
+#include "ctx/context.hpp"
+#include "rma/rma.hpp"
+#include "runtime.hpp"
+#include "team/team.hpp"
+#include "wait.hpp"
+
+namespace shoal::coll {
+
+Channel::Channel(shoal_team &team, const char *routine) noexcept
+    : team_(team), routine_(routine), rank_(team.my_pe), size_(team.n_pes) {}
+
+int Channel::world_pe(int team_pe) const noexcept { return team_.world_pe(team_pe); }
+
+std::byte *Channel::scratch() const noexcept { return team_.slot.scratch; }
+std::size_t Channel::scratch_bytes() const noexcept { return team_.slot.scratch_bytes; }
+
+void Channel::put(void *dest, const void *source, std::size_t bytes, int peer) noexcept {
+  if (bytes == 0) return;
+  if (peer == rank_) {
+    if (dest != source) std::memmove(dest, source, bytes);
+    return;
+  }
+  rma::put(&shoal_ctx_default, dest, source, bytes, world_pe(peer), routine_);
+}
+
+void Channel::put_strided(void *dest, const void *source, std::ptrdiff_t dest_stride,
+                          std::ptrdiff_t source_stride, std::size_t nelems, std::size_t elem_size,
+                          int peer) noexcept {
+  if (nelems == 0) return;
+  if (dest_stride == 1 && source_stride == 1) return put(dest, source, nelems * elem_size, peer);
+  if (peer == rank_) {
+    auto *d = static_cast<std::byte *>(dest);
+    const auto *s = static_cast<const std::byte *>(source);
+    for (std::size_t i = 0; i < nelems; ++i)
+      std::memmove(d + i * static_cast<std::size_t>(dest_stride) * elem_size,
+                   s + i * static_cast<std::size_t>(source_stride) * elem_size, elem_size);
+    return;
+  }
+  rma::put_strided(&shoal_ctx_default, dest, source, dest_stride, source_stride, 1, nelems,
+                   elem_size, world_pe(peer), routine_);
+}
+
+void Channel::write_counter(std::uint64_t *counter_here, std::uint64_t value, int peer) noexcept {
+  const int pe = world_pe(peer);
+  const rma::Target t = rma::resolve(counter_here, sizeof value, pe, routine_);
+  if (t.direct) {
+    __atomic_store_n(reinterpret_cast<std::uint64_t *>(t.direct), value, __ATOMIC_RELEASE);
+  } else {
+    rma::put(&shoal_ctx_default, counter_here, &value, sizeof value, pe, routine_);
+  }
+}
+
+void Channel::wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept {
+  wait_until(g_runtime->worker,
+             [&] { return __atomic_load_n(counter, __ATOMIC_ACQUIRE) >= value; });
+}
+
+void Channel::notify(int peer) noexcept {
+  Slot &s = team_.slot;
+  // Everything put before must be visible before the counter moves: mapped copies are ordered
+  // by the release store, transfers handed to UCX are completed first (cheap when none).
+  rma::quiet(&shoal_ctx_default, routine_);
+  write_counter(&s.arrived[rank_], ++s.sent[peer], peer);
+}
+
+void Channel::await(int peer) noexcept {
+  Slot &s = team_.slot;
+  wait_counter(&s.arrived[peer], ++s.received[peer]);
+}
+
+void Channel::grant(int peer) noexcept {
+  Slot &s = team_.slot;
+  // Our reads of the buffer being released are done: they happened before this store.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  write_counter(&s.granted[rank_], ++s.grants_out[peer], peer);
+}
+
+void Channel::await_grant(int peer) noexcept {
+  Slot &s = team_.slot;
+  wait_counter(&s.granted[peer], ++s.grants_in[peer]);
+}
+
+}  // namespace shoal::coll

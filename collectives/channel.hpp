@@ -1,0 +1,73 @@
+// The point-to-point layer every collective algorithm is built on: ordered notifications and
+// flow-control credits between the PEs of one team, plus puts into symmetric memory.
+//
+// Between every ordered pair of team PEs there are two monotonic counters in the receiver's
+// symmetric slot, each written only by the sender:
+//   * notifications: send()/notify() bump it after the data put before it is visible, and
+//     await(peer) consumes the next one;
+//   * credits: grant(peer) tells peer it may write into this PE's buffers (dest or scratch) for
+//     the next step, and await_grant(peer) consumes one.
+// Both sides count locally, so a counter never needs resetting and back-to-back collectives
+// (even with different algorithms) cannot confuse each other as long as every PE runs the same
+// algorithm for a call -- which the registry guarantees.
+//
+// The rule that keeps buffer reuse safe: write into a peer's dest or scratch only after a credit
+// from that peer for this step; the peer grants it once it no longer needs the old contents
+// (at the latest, on entry to the call, after the previous call has returned).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "collectives/algorithm.hpp"
+
+struct shoal_team;
+
+namespace shoal::coll {
+
+class Channel {
+ public:
+  Channel(shoal_team &team, const char *routine) noexcept;
+
+  int rank() const noexcept { return rank_; }   // this PE's team PE number
+  int size() const noexcept { return size_; }   // team PEs
+  int world_pe(int team_pe) const noexcept;
+  const char *routine() const noexcept { return routine_; }
+
+  // Symmetric scratch of this team: same address on every member, scratch_bytes() long.
+  std::byte *scratch() const noexcept;
+  std::size_t scratch_bytes() const noexcept;
+
+  // Copies bytes from local memory to the symmetric address `dest` of team PE `peer` (or, for
+  // peer == rank(), locally). Complete at the source on return; visible at the peer after the
+  // next notify(peer).
+  void put(void *dest, const void *source, std::size_t bytes, int peer) noexcept;
+  // The strided form: nelems elements of elem_size bytes, consecutive elements dest_stride and
+  // source_stride elements apart (both >= 1).
+  void put_strided(void *dest, const void *source, std::ptrdiff_t dest_stride,
+                   std::ptrdiff_t source_stride, std::size_t nelems, std::size_t elem_size,
+                   int peer) noexcept;
+  // Makes every put so far visible at peer, then bumps peer's notification counter.
+  void notify(int peer) noexcept;
+  // put + notify.
+  void send(void *dest, const void *source, std::size_t bytes, int peer) noexcept {
+    put(dest, source, bytes, peer);
+    notify(peer);
+  }
+  // Waits for the next notification from peer; the data put before it is then visible here.
+  void await(int peer) noexcept;
+
+  // Flow control, see above.
+  void grant(int peer) noexcept;
+  void await_grant(int peer) noexcept;
+
+ private:
+  void write_counter(std::uint64_t *counter_here, std::uint64_t value, int peer) noexcept;
+  void wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept;
+
+  shoal_team &team_;
+  const char *routine_;
+  int rank_, size_;
+};
+
+}  // namespace shoal::coll

@@ -1,0 +1,63 @@
+// Bruck collect/fcollect: ceil(log2 n) rounds. Before the round of distance d (1, 2, 4, ...),
+// PE me holds the blocks me, me+1, ..., me+d-1 (mod n); it sends the first min(d, n-d) of them
+// to PE me-d and receives as many from PE me+d, so afterwards it holds min(2d, n) blocks.
+//
+// The textbook algorithm gathers into a rotated buffer and rotates it at the end. Here every
+// block is put straight at its final offset in the receiver's dest (the counts and offsets are
+// known everywhere and dest is symmetric), so no rotation and no scratch are needed: the blocks
+// me..me+c-1 are one contiguous range of dest, or two when they wrap past team PE n-1.
+// Senders forward what they received in earlier rounds from their own dest.
+//
+// Every round sends exactly one notification (even for empty ranges), and each PE grants every
+// PE that will write into it (me+d for each d) on entry, so both stay balanced.
+#include <cstddef>
+
+#include "collectives/algorithm.hpp"
+#include "collectives/channel.hpp"
+
+namespace shoal::coll {
+namespace {
+
+// Puts blocks [lo, hi) (team-PE order, lo < hi <= n) of this PE's dest into peer's dest.
+void put_blocks(Channel &channel, const Args &args, int lo, int hi, int peer) {
+  const std::size_t es = args.elem_size;
+  const std::size_t begin = args.displs[lo];
+  const std::size_t end = args.displs[hi - 1] + args.counts[hi - 1];
+  if (end == begin) return;
+  std::byte *at = static_cast<std::byte *>(args.dest) + begin * es;
+  channel.put(at, at, (end - begin) * es, peer);
+}
+
+void run(Channel &channel, const Args &args) {
+  const int n = channel.size(), me = channel.rank();
+  for (int d = 1; d < n; d <<= 1) channel.grant((me + d) % n);
+  if (args.counts[me] > 0)
+    channel.put(static_cast<std::byte *>(args.dest) + args.displs[me] * args.elem_size,
+                args.source, args.counts[me] * args.elem_size, me);
+
+  for (int d = 1; d < n; d <<= 1) {
+    const int to = (me + n - d) % n, from = (me + d) % n;
+    const int count = d < n - d ? d : n - d;  // blocks me .. me+count-1 (mod n)
+    channel.await_grant(to);
+    if (me + count <= n) {
+      put_blocks(channel, args, me, me + count, to);
+    } else {
+      put_blocks(channel, args, me, n, to);
+      put_blocks(channel, args, 0, me + count - n, to);
+    }
+    channel.notify(to);
+    channel.await(from);
+  }
+}
+
+}  // namespace
+
+extern const Algorithm collect_bruck, fcollect_bruck;
+const Algorithm collect_bruck = {"bruck", Collective::collect,
+                                 "ceil(log2 n) rounds at distances 1, 2, 4..., any team size",
+                                 nullptr, run};
+const Algorithm fcollect_bruck = {"bruck", Collective::fcollect,
+                                  "ceil(log2 n) rounds at distances 1, 2, 4..., any team size",
+                                  nullptr, run};
+
+}  // namespace shoal::coll

@@ -1,0 +1,85 @@
+// Recursive doubling collect/fcollect. With p the largest power of two <= n and r = n - p,
+// team PEs 0..p-1 are the core and PE p+i (i < r) is the extra partner of core PE i:
+//   1. each extra PE puts its block into its core partner's dest;
+//   2. the core runs log2 p rounds: in the round of mask m, core PE i exchanges with core PE
+//      i^m everything it holds -- the blocks of core PEs [b, b+m), b = i & ~(m-1), and of
+//      their extra partners [b+p, min(b+m, r)+p) -- so the holdings double every round;
+//   3. each core PE with an extra partner puts all blocks but the partner's own into it.
+// Power-of-two teams skip steps 1 and 3. Every block goes straight to its final offset (at most
+// two contiguous ranges per message) and is forwarded from the sender's own dest, so no
+// scratch is needed. Each message is exactly one notification, even when its ranges are empty;
+// each PE grants, on entry, every PE that will write into it (its partners of steps 1-3).
+#include <cstddef>
+
+#include "collectives/algorithm.hpp"
+#include "collectives/channel.hpp"
+
+namespace shoal::coll {
+namespace {
+
+// Puts blocks [lo, hi) (team-PE order) of this PE's dest into peer's dest; nothing if empty.
+void put_blocks(Channel &channel, const Args &args, int lo, int hi, int peer) {
+  if (lo >= hi) return;
+  const std::size_t es = args.elem_size;
+  const std::size_t begin = args.displs[lo];
+  const std::size_t end = args.displs[hi - 1] + args.counts[hi - 1];
+  if (end == begin) return;
+  std::byte *at = static_cast<std::byte *>(args.dest) + begin * es;
+  channel.put(at, at, (end - begin) * es, peer);
+}
+
+void run(Channel &channel, const Args &args) {
+  const int n = channel.size(), me = channel.rank();
+  int p = 1;
+  while (p * 2 <= n) p *= 2;
+  const int r = n - p;
+
+  if (args.counts[me] > 0)
+    channel.put(static_cast<std::byte *>(args.dest) + args.displs[me] * args.elem_size,
+                args.source, args.counts[me] * args.elem_size, me);
+
+  if (me >= p) {  // extra PE: hand the block to the core partner, wait for the rest
+    const int core = me - p;
+    channel.grant(core);
+    channel.await_grant(core);
+    put_blocks(channel, args, me, me + 1, core);
+    channel.notify(core);
+    channel.await(core);
+    return;
+  }
+
+  for (int m = 1; m < p; m <<= 1) channel.grant(me ^ m);
+  if (me < r) {
+    channel.grant(me + p);
+    channel.await(me + p);
+  }
+  for (int m = 1; m < p; m <<= 1) {
+    const int partner = me ^ m, base = me & ~(m - 1);
+    channel.await_grant(partner);
+    put_blocks(channel, args, base, base + m, partner);
+    put_blocks(channel, args, base + p, (base + m < r ? base + m : r) + p, partner);
+    channel.notify(partner);
+    channel.await(partner);
+  }
+  if (me < r) {
+    const int extra = me + p;
+    channel.await_grant(extra);
+    put_blocks(channel, args, 0, extra, extra);
+    put_blocks(channel, args, extra + 1, n, extra);
+    channel.notify(extra);
+  }
+}
+
+}  // namespace
+
+extern const Algorithm collect_recursive_doubling, fcollect_recursive_doubling;
+const Algorithm collect_recursive_doubling = {
+    "recursive_doubling", Collective::collect,
+    "log2 rounds of pairwise exchanges that double the data; extra PEs fold in and out",
+    nullptr, run};
+const Algorithm fcollect_recursive_doubling = {
+    "recursive_doubling", Collective::fcollect,
+    "log2 rounds of pairwise exchanges that double the data; extra PEs fold in and out",
+    nullptr, run};
+
+}  // namespace shoal::coll

@@ -1,0 +1,235 @@
+// The collective operations: argument checks, the cases every algorithm would otherwise repeat
+// (teams of one PE, zero-length calls, collect's exchange of counts), then the algorithm the
+// registry picks, run on the team's channels.
+#include <spdlog/fmt/fmt.h>
+
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "collectives/channel.hpp"
+#include "collectives/collectives.hpp"
+#include "collectives/registry.hpp"
+#include "collectives/slots.hpp"
+#include "ctx/context.hpp"
+#include "log/log.hpp"
+#include "rma/rma.hpp"
+#include "runtime.hpp"
+#include "team/team.hpp"
+
+namespace shoal::coll {
+namespace {
+
+// The team of a collective call, or null after an error message (invalid or destroyed team, or
+// this PE is not one of its members).
+shoal_team *member_team(shmem_team_t handle, const char *routine) noexcept {
+  shoal_team *team = team::lookup(handle, routine);
+  if (team == nullptr) return nullptr;
+  if (team->my_pe < 0) {
+    SMA_LOG_ERROR("coll", "{}: PE {} is not a member of team {}", routine, g_runtime->my_pe,
+                  static_cast<const void *>(team));
+    return nullptr;
+  }
+  return team;
+}
+
+void run(Collective c, shoal_team &team, Args &args, const char *routine) noexcept {
+  Channel channel(team, routine);
+  const Algorithm &algorithm = select(c, team.n_pes, args);
+  SMA_LOG_DEBUG("coll", "{}: {} on {} PEs, {} bytes: {}", routine, collective_name(c), team.n_pes,
+                args.message_bytes, algorithm.name);
+  algorithm.run(channel, args);
+}
+
+// Runs a collect (fixed = false) or fcollect whose counts are known on every PE.
+void gather(Collective c, shoal_team &team, void *dest, const void *source, std::size_t elem_size,
+            const std::vector<std::size_t> &counts, std::size_t message_bytes,
+            const char *routine) noexcept {
+  std::vector<std::size_t> displs(counts.size());
+  std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), std::size_t{0});
+  Args args;
+  args.dest = dest;
+  args.source = source;
+  args.nelems = counts[static_cast<std::size_t>(team.my_pe)];
+  args.elem_size = elem_size;
+  args.counts = counts.data();
+  args.displs = displs.data();
+  args.total = displs.back() + counts.back();
+  args.message_bytes = message_bytes;
+  if (args.total == 0) return;
+  run(c, team, args, routine);
+}
+
+}  // namespace
+
+Status init_collectives(Runtime &rt, std::string &error) {
+  slots::attach(rt.library_area, rt.config, rt.n_pes);
+  if (init_selection(rt.config, error) != Status::ok) return Status::invalid_param;
+  // Fresh memory: no clearing (a faster PE may have signalled already).
+  slots::bind(shoal_team_world.slot, 0, shoal_team_world.n_pes, false);
+  slots::bind(shoal_team_shared.slot, 1, shoal_team_shared.n_pes, false);
+  if (rt.my_pe == 0 && rt.config.info) std::fputs(describe_selection().c_str(), stdout);
+  return Status::ok;
+}
+
+void finalize_collectives() noexcept { slots::detach(); }
+
+int sync(shoal_team *handle, const char *routine) noexcept {
+  shoal_team *team = member_team(handle, routine);
+  if (team == nullptr) return -1;
+  if (team->n_pes == 1) return 0;
+  Args args;
+  run(Collective::barrier, *team, args, routine);
+  return 0;
+}
+
+int barrier(shoal_team *handle, const char *routine) noexcept {
+  rma::quiet(&shoal_ctx_default, routine);
+  return sync(handle, routine);
+}
+
+void sync_all(const char *routine) noexcept {
+  rma::check_ctx(&shoal_ctx_default, routine);  // reports use before shmem_init
+  (void)sync(&shoal_team_world, routine);
+}
+
+void barrier_all(const char *routine) noexcept {
+  rma::check_ctx(&shoal_ctx_default, routine);
+  (void)barrier(&shoal_team_world, routine);
+}
+
+int broadcast(shoal_team *handle, void *dest, const void *source, std::size_t nelems,
+              std::size_t elem_size, int root, const char *routine) noexcept {
+  shoal_team *team = member_team(handle, routine);
+  if (team == nullptr) return -1;
+  if (root < 0 || root >= team->n_pes) {
+    SMA_LOG_ERROR("coll", "{}: root PE {} is out of range: the team has PEs 0 to {}", routine,
+                  root, team->n_pes - 1);
+    return -1;
+  }
+  if (nelems == 0) return 0;
+  if (team->n_pes == 1) {
+    if (dest != source) std::memmove(dest, source, nelems * elem_size);
+    return 0;
+  }
+  Args args;
+  args.dest = dest;
+  args.source = source;
+  args.nelems = nelems;
+  args.elem_size = elem_size;
+  args.root = root;
+  args.message_bytes = args.bytes();
+  run(Collective::broadcast, *team, args, routine);
+  return 0;
+}
+
+int collect(shoal_team *handle, void *dest, const void *source, std::size_t nelems,
+            std::size_t elem_size, const char *routine) noexcept {
+  shoal_team *team = member_team(handle, routine);
+  if (team == nullptr) return -1;
+  if (team->n_pes == 1) {
+    if (nelems != 0 && dest != source) std::memmove(dest, source, nelems * elem_size);
+    return 0;
+  }
+  // Every PE learns every PE's count: an fcollect of one word into the slot's count array.
+  const auto n = static_cast<std::size_t>(team->n_pes);
+  const std::uint64_t mine = nelems;
+  gather(Collective::fcollect, *team, team->slot.counts, &mine, sizeof mine,
+         std::vector<std::size_t>(n, 1), sizeof mine, routine);
+  std::vector<std::size_t> counts(team->slot.counts, team->slot.counts + n);
+  const std::size_t total = std::accumulate(counts.begin(), counts.end(), std::size_t{0});
+  gather(Collective::collect, *team, dest, source, elem_size, counts, total * elem_size, routine);
+  return 0;
+}
+
+int fcollect(shoal_team *handle, void *dest, const void *source, std::size_t nelems,
+             std::size_t elem_size, const char *routine) noexcept {
+  shoal_team *team = member_team(handle, routine);
+  if (team == nullptr) return -1;
+  if (nelems == 0) return 0;
+  if (team->n_pes == 1) {
+    if (dest != source) std::memmove(dest, source, nelems * elem_size);
+    return 0;
+  }
+  gather(Collective::fcollect, *team, dest, source, elem_size,
+         std::vector<std::size_t>(static_cast<std::size_t>(team->n_pes), nelems),
+         nelems * elem_size, routine);
+  return 0;
+}
+
+int alltoalls(shoal_team *handle, void *dest, const void *source, std::ptrdiff_t dst,
+              std::ptrdiff_t sst, std::size_t nelems, std::size_t elem_size,
+              const char *routine) noexcept {
+  shoal_team *team = member_team(handle, routine);
+  if (team == nullptr) return -1;
+  if (dst < 1 || sst < 1) {
+    SMA_LOG_ERROR("coll", "{}: strides must be at least 1 (dst {}, sst {})", routine, dst, sst);
+    return -1;
+  }
+  if (nelems == 0) return 0;
+  Args args;
+  args.dest = dest;
+  args.source = source;
+  args.nelems = nelems;
+  args.elem_size = elem_size;
+  args.dst_stride = dst;
+  args.sst_stride = sst;
+  args.message_bytes = args.bytes();
+  if (team->n_pes == 1) {
+    Channel self(*team, routine);
+    self.put_strided(dest, source, dst, sst, nelems, elem_size, 0);
+    return 0;
+  }
+  run(Collective::alltoall, *team, args, routine);
+  return 0;
+}
+
+int alltoall(shoal_team *handle, void *dest, const void *source, std::size_t nelems,
+             std::size_t elem_size, const char *routine) noexcept {
+  return alltoalls(handle, dest, source, 1, 1, nelems, elem_size, routine);
+}
+
+int reduce(shoal_team *handle, void *dest, const void *source, std::size_t nreduce,
+           std::size_t elem_size, Combine combine, const char *routine) noexcept {
+  shoal_team *team = member_team(handle, routine);
+  if (team == nullptr) return -1;
+  if (nreduce == 0) return 0;
+  if (team->n_pes == 1) {
+    if (dest != source) std::memmove(dest, source, nreduce * elem_size);
+    return 0;
+  }
+  Args args;
+  args.dest = dest;
+  args.source = source;
+  args.nelems = nreduce;
+  args.elem_size = elem_size;
+  args.combine = combine;
+  args.message_bytes = args.bytes();
+  run(Collective::reduce, *team, args, routine);
+  return 0;
+}
+
+int scan(shoal_team *handle, void *dest, const void *source, std::size_t nelems,
+         std::size_t elem_size, Combine combine, bool exclusive, const char *routine) noexcept {
+  shoal_team *team = member_team(handle, routine);
+  if (team == nullptr) return -1;
+  if (nelems == 0) return 0;
+  if (team->n_pes == 1) {
+    if (exclusive) std::memset(dest, 0, nelems * elem_size);
+    else if (dest != source) std::memmove(dest, source, nelems * elem_size);
+    return 0;
+  }
+  Args args;
+  args.dest = dest;
+  args.source = source;
+  args.nelems = nelems;
+  args.elem_size = elem_size;
+  args.combine = combine;
+  args.exclusive = exclusive;
+  args.message_bytes = args.bytes();
+  run(Collective::scan, *team, args, routine);
+  return 0;
+}
+
+}  // namespace shoal::coll

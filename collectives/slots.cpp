@@ -1,0 +1,81 @@
+#include "collectives/slots.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "config/config.hpp"
+
+namespace shoal::coll::slots {
+namespace {
+
+constexpr std::size_t kAlign = 64;  // cache line: counters of different slots never share one
+std::size_t align_up(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+constexpr std::size_t kMaskBytes = kMaskWords * sizeof(std::uint64_t);
+
+struct Area {
+  std::byte *base = nullptr;
+  int count = 0;
+  int world_pes = 0;
+  std::size_t flags_bytes = 0;    // one array of a counter per world PE (3 per slot)
+  std::size_t scratch_bytes = 0;
+  std::size_t slot_bytes = 0;
+  std::vector<std::uint64_t> used;  // bit per slot
+};
+Area g_area;
+
+}  // namespace
+
+std::size_t area_bytes(const Config &config, int world_pes) noexcept {
+  const std::size_t flags = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
+  const std::size_t scratch = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
+  return config.teams_max * (3 * flags + kMaskBytes + scratch);
+}
+
+void attach(std::byte *area, const Config &config, int world_pes) noexcept {
+  g_area.base = area;
+  g_area.count = static_cast<int>(config.teams_max);
+  g_area.world_pes = world_pes;
+  g_area.flags_bytes = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
+  g_area.scratch_bytes = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
+  g_area.slot_bytes = 3 * g_area.flags_bytes + kMaskBytes + g_area.scratch_bytes;
+  g_area.used.assign(kMaskWords, 0);
+}
+
+void detach() noexcept { g_area = Area{}; }
+
+int count() noexcept { return g_area.count; }
+
+std::vector<std::uint64_t> in_use() noexcept { return g_area.used; }
+
+int first_free(const std::vector<std::uint64_t> &used) noexcept {
+  // `used` has kMaskWords words.
+  for (int i = 0; i < g_area.count; ++i)
+    if ((used[static_cast<std::size_t>(i) / 64] >> (i % 64) & 1) == 0) return i;
+  return -1;
+}
+
+void bind(Slot &slot, int index, int team_pes, bool clear) noexcept {
+  std::byte *base = g_area.base + static_cast<std::size_t>(index) * g_area.slot_bytes;
+  slot.index = index;
+  slot.arrived = reinterpret_cast<std::uint64_t *>(base);
+  slot.granted = reinterpret_cast<std::uint64_t *>(base + g_area.flags_bytes);
+  slot.counts = reinterpret_cast<std::uint64_t *>(base + 2 * g_area.flags_bytes);
+  slot.masks = reinterpret_cast<std::uint64_t *>(base + 3 * g_area.flags_bytes);
+  slot.scratch = base + 3 * g_area.flags_bytes + kMaskBytes;
+  slot.scratch_bytes = g_area.scratch_bytes;
+  const auto n = static_cast<std::size_t>(team_pes);
+  if (clear) std::memset(base, 0, 2 * g_area.flags_bytes);
+  slot.sent.assign(n, 0);
+  slot.received.assign(n, 0);
+  slot.grants_out.assign(n, 0);
+  slot.grants_in.assign(n, 0);
+  g_area.used[static_cast<std::size_t>(index) / 64] |= std::uint64_t{1} << (index % 64);
+}
+
+void unbind(Slot &slot) noexcept {
+  if (slot.index >= 0 && g_area.base != nullptr)
+    g_area.used[static_cast<std::size_t>(slot.index) / 64] &= ~(std::uint64_t{1} << (slot.index % 64));
+  slot = Slot{};
+}
+
+}  // namespace shoal::coll::slots

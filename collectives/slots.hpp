@@ -1,0 +1,40 @@
+// The symmetric area behind every team's Slot: SMA_TEAMS_MAX slots, each three arrays of one
+// counter per world PE (notifications, credits, collect's counts) plus SMA_COLL_SCRATCH_SIZE
+// scratch bytes. The area sits at the end of the symmetric heap segment, outside what
+// shmem_malloc hands out, at the same offset on every PE.
+// Which slots are in use is per PE; a new team takes a slot free on all its members (agreed by
+// a reduction over the parent team).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "collectives/slot.hpp"
+
+namespace shoal {
+struct Config;
+}
+
+namespace shoal::coll::slots {
+
+// Bytes the area needs for this configuration and job size.
+std::size_t area_bytes(const Config &config, int world_pes) noexcept;
+// Adopts the area (zeroed memory of area_bytes() bytes, symmetric).
+void attach(std::byte *area, const Config &config, int world_pes) noexcept;
+void detach() noexcept;
+
+int count() noexcept;  // slots in the area
+// The slots in use on this PE, one bit each (kMaskWords words of 64 bits).
+std::vector<std::uint64_t> in_use() noexcept;
+// The lowest slot free in `used` (bits of every member's in_use() OR-ed), or -1.
+int first_free(const std::vector<std::uint64_t> &used) noexcept;
+// Gives `slot` the slot `index` for a team of team_pes PEs and marks it in use here. With
+// `clear`, zeroes the slot's counters here: a recycled slot holds its previous team's counts, so
+// every member clears and then synchronizes (over the parent team) before the first use. The
+// predefined teams start on fresh memory and must not clear (a peer may have signalled already).
+void bind(Slot &slot, int index, int team_pes, bool clear) noexcept;
+// Marks the slot free here again.
+void unbind(Slot &slot) noexcept;
+
+}  // namespace shoal::coll::slots

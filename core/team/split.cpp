@@ -1,0 +1,148 @@
+// Team creation from a parent team: shmem_team_split_strided and shmem_team_split_2d. Every PE
+// of the parent calls; the members agree on a free slot of the collective area through an OR
+// reduction of the slots each PE has in use, clear it, and synchronize over the parent before
+// the new team is used.
+#include <spdlog/fmt/fmt.h>
+
+#include <memory>
+#include <vector>
+
+#include "collectives/collectives.hpp"
+#include "collectives/slots.hpp"
+#include "log/log.hpp"
+#include "runtime.hpp"
+#include "team/registry.hpp"
+#include "team/team.hpp"
+
+namespace shoal::team {
+namespace {
+
+// The team PEs of `parent` that form a new team, or empty when the arguments name PEs outside
+// the parent (the caller reports it).
+std::vector<int> strided_members(const shoal_team &parent, int start, int stride, int size) {
+  std::vector<int> members;
+  if (size < 1 || start < 0 || start >= parent.n_pes || (stride == 0 && size > 1)) return members;
+  for (int i = 0; i < size; ++i) {
+    const long long pe = start + static_cast<long long>(i) * stride;
+    if (pe < 0 || pe >= parent.n_pes) return {};
+    members.push_back(parent.world_pe(static_cast<int>(pe)));
+  }
+  return members;
+}
+
+// The slots free on every PE of the parent: OR of what each has in use. `extra` slots already
+// chosen by this call are added as used.
+std::vector<std::uint64_t> used_on_parent(shoal_team &parent, const char *routine, bool &ok) {
+  std::vector<std::uint64_t> mine = coll::slots::in_use();
+  ok = coll::reduce(&parent, parent.slot.masks, mine.data(), coll::kMaskWords, sizeof(std::uint64_t),
+                    coll::combine<coll::ReduceOp::bit_or, std::uint64_t>, routine) == 0;
+  return std::vector<std::uint64_t>(parent.slot.masks, parent.slot.masks + coll::kMaskWords);
+}
+
+void mark(std::vector<std::uint64_t> &used, int slot) {
+  used[static_cast<std::size_t>(slot) / 64] |= std::uint64_t{1} << (slot % 64);
+}
+
+// A team of the given world PEs on `slot`, or null when this PE is not among them.
+shoal_team *make_team(const std::vector<int> &members, int slot, const shmem_team_config_t *config,
+                      long config_mask) {
+  const int me = g_runtime->my_pe;
+  auto team = std::make_unique<shoal_team>();
+  team->members = members;
+  team->n_pes = static_cast<int>(members.size());
+  team->my_pe = team->team_pe(me);
+  if (team->my_pe < 0) return nullptr;
+  team->config_mask = config_mask;
+  if (config != nullptr && (config_mask & SHMEM_TEAM_NUM_CONTEXTS)) team->config = *config;
+  coll::slots::bind(team->slot, slot, team->n_pes, true);
+  shoal_team *raw = team.release();
+  add_live(raw);
+  return raw;
+}
+
+std::string slots_exhausted(const char *routine) {
+  return fmt::format("{}: no free team slot: at most SMA_TEAMS_MAX={} teams (including the "
+                     "predefined ones and active sets) can be alive at once",
+                     routine, coll::slots::count());
+}
+
+}  // namespace
+
+int split_strided(shmem_team_t parent_handle, int start, int stride, int size,
+                  const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team,
+                  const char *routine) noexcept {
+  if (new_team == nullptr) {
+    SMA_LOG_ERROR("team", "{}: new_team is NULL", routine);
+    return -1;
+  }
+  *new_team = SHMEM_TEAM_INVALID;
+  shoal_team *parent = lookup(parent_handle, routine);
+  if (parent == nullptr) return -1;
+  if (parent->my_pe < 0) {
+    SMA_LOG_ERROR("team", "{}: PE {} is not a member of the parent team", routine, g_runtime->my_pe);
+    return -1;
+  }
+  const std::vector<int> members = strided_members(*parent, start, stride, size);
+  if (members.empty()) {
+    // Every PE of the parent sees the same arguments and returns here together.
+    SMA_LOG_ERROR("team", "{}: start {}, stride {}, size {} do not name PEs of the parent team "
+                  "(it has PEs 0 to {})", routine, start, stride, size, parent->n_pes - 1);
+    return -1;
+  }
+  bool ok = false;
+  const std::vector<std::uint64_t> used = used_on_parent(*parent, routine, ok);
+  const int slot = ok ? coll::slots::first_free(used) : -1;
+  if (slot < 0) {
+    if (ok) SMA_LOG_ERROR("team", "{}", slots_exhausted(routine));
+    return -1;
+  }
+  shoal_team *team = make_team(members, slot, config, config_mask);
+  // Nobody uses the new team before every member has cleared its slot.
+  if (coll::sync(parent, routine) != 0) return -1;
+  *new_team = team;
+  return 0;
+}
+
+int split_2d(shmem_team_t parent_handle, int xrange, const shmem_team_config_t *xaxis_config,
+             long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
+             long yaxis_mask, shmem_team_t *yaxis_team, const char *routine) noexcept {
+  if (xaxis_team == nullptr || yaxis_team == nullptr) {
+    SMA_LOG_ERROR("team", "{}: xaxis_team and yaxis_team must not be NULL", routine);
+    return -1;
+  }
+  *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
+  shoal_team *parent = lookup(parent_handle, routine);
+  if (parent == nullptr) return -1;
+  if (parent->my_pe < 0) {
+    SMA_LOG_ERROR("team", "{}: PE {} is not a member of the parent team", routine, g_runtime->my_pe);
+    return -1;
+  }
+  if (xrange < 1) {
+    SMA_LOG_ERROR("team", "{}: xrange {} must be at least 1", routine, xrange);
+    return -1;
+  }
+  const int n = parent->n_pes;
+  const int x = std::min(xrange, n);
+  const int me = parent->my_pe;
+  // Row (x-axis team) of consecutive parent PEs, column (y-axis team) of PEs x apart.
+  std::vector<int> row, column;
+  for (int pe = me / x * x; pe < std::min(n, me / x * x + x); ++pe) row.push_back(parent->world_pe(pe));
+  for (int pe = me % x; pe < n; pe += x) column.push_back(parent->world_pe(pe));
+  bool ok = false;
+  std::vector<std::uint64_t> used = used_on_parent(*parent, routine, ok);
+  const int x_slot = ok ? coll::slots::first_free(used) : -1;
+  if (x_slot >= 0) mark(used, x_slot);
+  const int y_slot = x_slot >= 0 ? coll::slots::first_free(used) : -1;
+  if (y_slot < 0) {
+    if (ok) SMA_LOG_ERROR("team", "{}", slots_exhausted(routine));
+    return -1;
+  }
+  shoal_team *xt = make_team(row, x_slot, xaxis_config, xaxis_mask);
+  shoal_team *yt = make_team(column, y_slot, yaxis_config, yaxis_mask);
+  if (coll::sync(parent, routine) != 0) return -1;
+  *xaxis_team = xt;
+  *yaxis_team = yt;
+  return 0;
+}
+
+}  // namespace shoal::team

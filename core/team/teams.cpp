@@ -1,0 +1,99 @@
+// Team handles: which are alive, lookup with clear errors, and the queries that need no
+// communication (translate, get_config). Creation is in split.cpp, active sets in active_set.cpp.
+#include <spdlog/fmt/fmt.h>
+
+#include <algorithm>
+#include <mutex>
+#include <set>
+
+#include "collectives/slots.hpp"
+#include "log/log.hpp"
+#include "runtime.hpp"
+#include "team/registry.hpp"
+#include "team/team.hpp"
+
+int shoal_team::team_pe(int world) const noexcept {
+  const auto it = std::find(members.begin(), members.end(), world);
+  return it == members.end() ? -1 : static_cast<int>(it - members.begin());
+}
+
+namespace shoal::team {
+namespace {
+std::mutex g_mutex;  // teams may be created and destroyed by several threads
+std::set<const shoal_team *> g_live;
+}  // namespace
+
+void add_live(shoal_team *team) {
+  std::lock_guard lock(g_mutex);
+  g_live.insert(team);
+}
+
+bool is_live(shmem_team_t team) noexcept {
+  if (team == nullptr || g_runtime == nullptr) return false;
+  if (team == &shoal_team_world || team == &shoal_team_shared) return true;
+  std::lock_guard lock(g_mutex);
+  return g_live.count(team) != 0;
+}
+
+shoal_team *lookup(shmem_team_t team, const char *routine) noexcept {
+  if (g_runtime == nullptr) {
+    SMA_LOG_ERROR("team", "{}: called {}", routine,
+                  library_state() == LibraryState::finalized ? "after shmem_finalize"
+                                                             : "before shmem_init");
+    return nullptr;
+  }
+  if (team == nullptr) {
+    SMA_LOG_ERROR("team", "{}: PE {} passed SHMEM_TEAM_INVALID", routine, g_runtime->my_pe);
+    return nullptr;
+  }
+  if (!is_live(team)) {
+    SMA_LOG_ERROR("team", "{}: PE {} passed team {}, which is not a team (destroyed, or never "
+                  "created)", routine, g_runtime->my_pe, static_cast<const void *>(team));
+    return nullptr;
+  }
+  return team;
+}
+
+void destroy(shmem_team_t team, const char *routine) noexcept {
+  if (team == nullptr) return;
+  if (team == &shoal_team_world || team == &shoal_team_shared) {
+    SMA_LOG_ERROR("team", "{}: the predefined teams cannot be destroyed", routine);
+    return;
+  }
+  if (lookup(team, routine) == nullptr) return;
+  {
+    std::lock_guard lock(g_mutex);
+    g_live.erase(team);
+  }
+  coll::slots::unbind(team->slot);
+  delete team;
+}
+
+void destroy_all() noexcept {
+  forget_active_sets();
+  std::set<const shoal_team *> live;
+  {
+    std::lock_guard lock(g_mutex);
+    live.swap(g_live);
+  }
+  for (const shoal_team *t : live) delete t;
+}
+
+int translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) noexcept {
+  if (!is_live(src_team) || !is_live(dest_team)) return -1;
+  const int world = src_team->world_pe(src_pe);
+  return world < 0 ? -1 : dest_team->team_pe(world);
+}
+
+int get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config,
+               const char *routine) noexcept {
+  if (lookup(team, routine) == nullptr) return -1;
+  if (config == nullptr) {
+    if (config_mask != 0) SMA_LOG_ERROR("team", "{}: config is NULL", routine);
+    return config_mask != 0 ? -1 : 0;
+  }
+  if (config_mask & SHMEM_TEAM_NUM_CONTEXTS) config->num_contexts = team->config.num_contexts;
+  return 0;
+}
+
+}  // namespace shoal::team

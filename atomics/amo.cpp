@@ -78,6 +78,7 @@ void execute(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe
              bool nbi, const char *routine) noexcept {
   (void)nbi;  // both paths complete the operation before returning
   rma::check_ctx(ctx, routine);
+  pe = rma::to_world(ctx, pe, routine);
   if (reinterpret_cast<std::uintptr_t>(dest) % sizeof(Word) != 0)
     fatal(fmt::format("{}: the target {} is not aligned to its {}-byte type", routine, dest,
                       sizeof(Word)));

@@ -33,8 +33,10 @@ void put_signal(shoal_ctx *ctx, void *dest, const void *source, std::size_t byte
                 const char *routine) noexcept {
   rma::check_ctx(ctx, routine);
   const amo::Op op = op_of(sig_op, routine);
-  const rma::Target data = rma::resolve(dest, bytes, pe, routine);
-  const rma::Target sig = rma::resolve(sig_addr, sizeof *sig_addr, pe, routine);
+  // pe counts within the context's team; rma:: and amo:: calls below translate it themselves.
+  const int world = rma::to_world(ctx, pe, routine);
+  const rma::Target data = rma::resolve(dest, bytes, world, routine);
+  const rma::Target sig = rma::resolve(sig_addr, sizeof *sig_addr, world, routine);
 
   if (nbi)
     rma::put_nbi(ctx, dest, source, bytes, pe, routine);

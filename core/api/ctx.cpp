@@ -15,9 +15,10 @@ int create_on(shmem_team_t team, long options, shmem_ctx_t *ctx, const char *rou
     return 1;
   }
   *ctx = SHMEM_CTX_INVALID;
-  // Contexts on other teams number PEs relative to their team; they arrive with the team API.
-  if (team != SHMEM_TEAM_WORLD) {
-    SMA_LOG_ERROR("ctx", "{}: only SHMEM_TEAM_WORLD can have contexts so far", routine);
+  // Operations on a context of another team number PEs within that team (rma::to_world).
+  if (shoal::team::lookup(team, routine) == nullptr) return 1;
+  if (team->my_pe < 0) {
+    SMA_LOG_ERROR("ctx", "{}: this PE is not a member of the team", routine);
     return 1;
   }
   shoal_ctx *created = shoal::ctx::create(options, team, routine);

@@ -53,7 +53,7 @@ SMA_WEAK_ALIAS(shmem_ptr)
 // pe is numbered within the team; SHMEM_TEAM_INVALID or a PE outside the team gives NULL.
 extern "C" void *pshmem_team_ptr(shmem_team_t team, const void *dest, int pe) noexcept {
   running("shmem_team_ptr");
-  if (team == SHMEM_TEAM_INVALID) return nullptr;
+  if (!shoal::team::is_live(team)) return nullptr;  // SHMEM_TEAM_INVALID or destroyed
   const int world_pe = team->world_pe(pe);
   return world_pe < 0 ? nullptr : direct_pointer(dest, world_pe);
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "log/log.hpp"
+#include "team/team.hpp"
 
 namespace shoal::rma {
 namespace {
@@ -88,6 +89,16 @@ void check_ctx(const shoal_ctx *ctx, const char *routine) noexcept {
                       static_cast<const void *>(ctx)));
 }
 
+int to_world(const shoal_ctx *ctx, int pe, const char *routine) noexcept {
+  const shoal_team *team = ctx->team;
+  if (team == nullptr || team == &shoal_team_world) return pe;
+  const int world = team->world_pe(pe);
+  if (world < 0)
+    fatal(fmt::format("{}: PE {} is out of range for the context's team, which has PEs 0 to {}",
+                      routine, pe, team->n_pes - 1));
+  return world;
+}
+
 void check_pe(int pe, const char *routine) noexcept {
   const Runtime *rt = g_runtime;
   if (rt == nullptr) not_running(routine);
@@ -133,6 +144,7 @@ enum class Direction { put, get };
 void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const void *remote,
               std::size_t bytes, int pe, const char *routine) noexcept {
   check_ctx(ctx, routine);
+  pe = to_world(ctx, pe, routine);
   const Target t = resolve(remote, bytes, pe, routine);
   if (bytes == 0) return;
   if (t.direct) {
@@ -154,6 +166,7 @@ void transfer_strided(Direction dir, shoal_ctx *ctx, void *local, const void *re
                       std::size_t block_elems, std::size_t nblocks, std::size_t elem_size, int pe,
                       const char *routine) noexcept {
   check_ctx(ctx, routine);
+  pe = to_world(ctx, pe, routine);
   if (nblocks == 0 || block_elems == 0) {
     (void)resolve(remote, 0, pe, routine);
     return;

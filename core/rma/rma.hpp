@@ -25,6 +25,9 @@ Target resolve(const void *addr, std::size_t bytes, int pe, const char *routine)
 void check_pe(int pe, const char *routine) noexcept;
 // The same checks for the context handle.
 void check_ctx(const shoal_ctx *ctx, const char *routine) noexcept;
+// The world PE of `pe`, which counts within the context's team (contexts made by
+// shmem_team_create_ctx); out of range is fatal.
+int to_world(const shoal_ctx *ctx, int pe, const char *routine) noexcept;
 
 void put(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
          const char *routine) noexcept;

@@ -61,6 +61,17 @@ void *pshmemalign(size_t alignment, size_t size) SHOAL_NOEXCEPT;
 void *pshrealloc(void *ptr, size_t size) SHOAL_NOEXCEPT;
 void pshfree(void *ptr) SHOAL_NOEXCEPT;
 
+/* ---- Team management routines ---------------------------------------------------------------- */
+
+/* Team queries, splitting and destruction */
+int pshmem_team_my_pe(shmem_team_t team) SHOAL_NOEXCEPT;
+int pshmem_team_n_pes(shmem_team_t team) SHOAL_NOEXCEPT;
+int pshmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config) SHOAL_NOEXCEPT;
+int pshmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) SHOAL_NOEXCEPT;
+int pshmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size, const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team) SHOAL_NOEXCEPT;
+int pshmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config, long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config, long yaxis_mask, shmem_team_t *yaxis_team) SHOAL_NOEXCEPT;
+void pshmem_team_destroy(shmem_team_t team) SHOAL_NOEXCEPT;
+
 /* ---- Communication management routines ------------------------------------------------------- */
 
 /* Contexts */
@@ -1320,6 +1331,434 @@ void pshmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal,
 /* Barrier and sync over all PEs */
 void pshmem_barrier_all(void) SHOAL_NOEXCEPT;
 void pshmem_sync_all(void) SHOAL_NOEXCEPT;
+
+/* ---- Collective routines over teams ---------------------------------------------------------- */
+
+/* Team sync */
+int pshmem_team_sync(shmem_team_t team) SHOAL_NOEXCEPT;
+
+/* All-to-all */
+int pshmem_float_alltoall(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_double_alltoall(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_longdouble_alltoall(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_char_alltoall(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_schar_alltoall(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_short_alltoall(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int_alltoall(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_long_alltoall(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_longlong_alltoall(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uchar_alltoall(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ushort_alltoall(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint_alltoall(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ulong_alltoall(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_alltoall(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int8_alltoall(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int16_alltoall(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int32_alltoall(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int64_alltoall(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint8_alltoall(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint16_alltoall(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint32_alltoall(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint64_alltoall(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_size_alltoall(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ptrdiff_alltoall(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems) SHOAL_NOEXCEPT;
+
+/* Strided all-to-all */
+int pshmem_float_alltoalls(shmem_team_t team, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_double_alltoalls(shmem_team_t team, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_longdouble_alltoalls(shmem_team_t team, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_char_alltoalls(shmem_team_t team, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_schar_alltoalls(shmem_team_t team, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_short_alltoalls(shmem_team_t team, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int_alltoalls(shmem_team_t team, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_long_alltoalls(shmem_team_t team, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_longlong_alltoalls(shmem_team_t team, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uchar_alltoalls(shmem_team_t team, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ushort_alltoalls(shmem_team_t team, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint_alltoalls(shmem_team_t team, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ulong_alltoalls(shmem_team_t team, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_alltoalls(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int8_alltoalls(shmem_team_t team, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int16_alltoalls(shmem_team_t team, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int32_alltoalls(shmem_team_t team, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int64_alltoalls(shmem_team_t team, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint8_alltoalls(shmem_team_t team, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint16_alltoalls(shmem_team_t team, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint32_alltoalls(shmem_team_t team, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint64_alltoalls(shmem_team_t team, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_size_alltoalls(shmem_team_t team, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ptrdiff_alltoalls(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+
+/* Broadcast */
+int pshmem_float_broadcast(shmem_team_t team, float *dest, const float *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_double_broadcast(shmem_team_t team, double *dest, const double *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_longdouble_broadcast(shmem_team_t team, long double *dest, const long double *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_char_broadcast(shmem_team_t team, char *dest, const char *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_schar_broadcast(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_short_broadcast(shmem_team_t team, short *dest, const short *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_int_broadcast(shmem_team_t team, int *dest, const int *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_long_broadcast(shmem_team_t team, long *dest, const long *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_longlong_broadcast(shmem_team_t team, long long *dest, const long long *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_uchar_broadcast(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_ushort_broadcast(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_uint_broadcast(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_ulong_broadcast(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_broadcast(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_int8_broadcast(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_int16_broadcast(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_int32_broadcast(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_int64_broadcast(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_uint8_broadcast(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_uint16_broadcast(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_uint32_broadcast(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_uint64_broadcast(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_size_broadcast(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_ptrdiff_broadcast(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int pshmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+
+/* Collect (concatenation, varying sizes) */
+int pshmem_float_collect(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_double_collect(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_longdouble_collect(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_char_collect(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_schar_collect(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_short_collect(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int_collect(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_long_collect(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_longlong_collect(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uchar_collect(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ushort_collect(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint_collect(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ulong_collect(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_collect(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int8_collect(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int16_collect(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int32_collect(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int64_collect(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint8_collect(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint16_collect(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint32_collect(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint64_collect(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_size_collect(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ptrdiff_collect(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems) SHOAL_NOEXCEPT;
+
+/* Fixed-size collect */
+int pshmem_float_fcollect(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_double_fcollect(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_longdouble_fcollect(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_char_fcollect(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_schar_fcollect(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_short_fcollect(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int_fcollect(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_long_fcollect(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_longlong_fcollect(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uchar_fcollect(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ushort_fcollect(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint_fcollect(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ulong_fcollect(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_fcollect(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int8_fcollect(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int16_fcollect(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int32_fcollect(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int64_fcollect(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint8_fcollect(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint16_fcollect(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint32_fcollect(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint64_fcollect(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_size_fcollect(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ptrdiff_fcollect(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems) SHOAL_NOEXCEPT;
+
+/* ---- Reductions over teams ------------------------------------------------------------------- */
+
+/* Bitwise reductions */
+int pshmem_uchar_and_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ushort_and_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint_and_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ulong_and_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_and_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int8_and_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int16_and_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int32_and_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int64_and_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint8_and_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint16_and_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint32_and_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint64_and_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_size_and_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uchar_or_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ushort_or_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint_or_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ulong_or_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_or_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int8_or_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int16_or_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int32_or_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int64_or_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint8_or_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint16_or_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint32_or_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint64_or_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_size_or_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uchar_xor_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ushort_xor_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint_xor_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ulong_xor_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_xor_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int8_xor_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int16_xor_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int32_xor_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int64_xor_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint8_xor_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint16_xor_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint32_xor_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint64_xor_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_size_xor_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+
+/* Signed bitwise reductions (1.5 erratum, not in 1.6) [deprecated since 1.6] */
+int pshmem_short_and_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int_and_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_long_and_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_longlong_and_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_short_or_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int_or_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_long_or_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_longlong_or_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_short_xor_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int_xor_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_long_xor_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_longlong_xor_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+
+/* Comparison reductions */
+int pshmem_char_max_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_schar_max_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_short_max_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int_max_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_long_max_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_longlong_max_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ptrdiff_max_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uchar_max_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ushort_max_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint_max_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ulong_max_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_max_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int8_max_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int16_max_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int32_max_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int64_max_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint8_max_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint16_max_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint32_max_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint64_max_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_size_max_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_float_max_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_double_max_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_longdouble_max_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_char_min_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_schar_min_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_short_min_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int_min_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_long_min_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_longlong_min_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ptrdiff_min_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uchar_min_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ushort_min_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint_min_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ulong_min_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_min_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int8_min_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int16_min_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int32_min_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int64_min_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint8_min_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint16_min_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint32_min_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint64_min_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_size_min_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_float_min_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_double_min_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_longdouble_min_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) SHOAL_NOEXCEPT;
+
+/* Arithmetic reductions */
+int pshmem_char_sum_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_schar_sum_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_short_sum_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int_sum_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_long_sum_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_longlong_sum_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ptrdiff_sum_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uchar_sum_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ushort_sum_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint_sum_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ulong_sum_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_sum_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int8_sum_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int16_sum_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int32_sum_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int64_sum_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint8_sum_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint16_sum_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint32_sum_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint64_sum_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_size_sum_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_float_sum_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_double_sum_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_longdouble_sum_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int pshmem_complexd_sum_reduce(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int pshmem_complexf_sum_reduce(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_char_prod_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_schar_prod_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_short_prod_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int_prod_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_long_prod_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_longlong_prod_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ptrdiff_prod_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uchar_prod_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ushort_prod_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint_prod_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ulong_prod_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_prod_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int8_prod_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int16_prod_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int32_prod_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_int64_prod_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint8_prod_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint16_prod_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint32_prod_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_uint64_prod_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_size_prod_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_float_prod_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_double_prod_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) SHOAL_NOEXCEPT;
+int pshmem_longdouble_prod_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int pshmem_complexd_prod_reduce(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int pshmem_complexf_prod_reduce(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce) SHOAL_NOEXCEPT;
+
+/* ---- Scans over teams (1.6) ------------------------------------------------------------------ */
+
+/* Inclusive and exclusive prefix sums */
+int pshmem_char_sum_inscan(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_schar_sum_inscan(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_short_sum_inscan(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int_sum_inscan(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_long_sum_inscan(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_longlong_sum_inscan(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ptrdiff_sum_inscan(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uchar_sum_inscan(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ushort_sum_inscan(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint_sum_inscan(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ulong_sum_inscan(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_sum_inscan(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int8_sum_inscan(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int16_sum_inscan(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int32_sum_inscan(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int64_sum_inscan(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint8_sum_inscan(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint16_sum_inscan(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint32_sum_inscan(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint64_sum_inscan(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_size_sum_inscan(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_float_sum_inscan(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_double_sum_inscan(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_longdouble_sum_inscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int pshmem_complexd_sum_inscan(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nelems) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int pshmem_complexf_sum_inscan(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_char_sum_exscan(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_schar_sum_exscan(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_short_sum_exscan(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int_sum_exscan(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_long_sum_exscan(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_longlong_sum_exscan(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ptrdiff_sum_exscan(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uchar_sum_exscan(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ushort_sum_exscan(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint_sum_exscan(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ulong_sum_exscan(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_ulonglong_sum_exscan(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int8_sum_exscan(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int16_sum_exscan(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int32_sum_exscan(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_int64_sum_exscan(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint8_sum_exscan(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint16_sum_exscan(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint32_sum_exscan(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_uint64_sum_exscan(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_size_sum_exscan(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_float_sum_exscan(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_double_sum_exscan(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT;
+int pshmem_longdouble_sum_exscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int pshmem_complexd_sum_exscan(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nelems) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int pshmem_complexf_sum_exscan(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nelems) SHOAL_NOEXCEPT;
+
+/* ---- Active-set collective routines (pSync/pWrk) --------------------------------------------- */
+
+/* Active-set barrier and sync [deprecated since 1.5] */
+void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+
+/* Active-set all-to-all [deprecated since 1.5] */
+void pshmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+
+/* Active-set broadcast [deprecated since 1.5] */
+void pshmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+
+/* Active-set collect [deprecated since 1.5] */
+void pshmem_collect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_collect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+
+/* Active-set reductions [deprecated since 1.5] */
+void pshmem_short_and_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_int_and_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_long_and_to_all(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_longlong_and_to_all(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_short_or_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_int_or_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_long_or_to_all(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_longlong_or_to_all(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_short_xor_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_int_xor_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_long_xor_to_all(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_longlong_xor_to_all(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_short_max_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_int_max_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_long_max_to_all(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_longlong_max_to_all(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_float_max_to_all(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_double_max_to_all(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_longdouble_max_to_all(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_short_min_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_int_min_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_long_min_to_all(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_longlong_min_to_all(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_float_min_to_all(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_double_min_to_all(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_longdouble_min_to_all(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_short_sum_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_int_sum_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_long_sum_to_all(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_longlong_sum_to_all(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_float_sum_to_all(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_double_sum_to_all(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_longdouble_sum_to_all(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION void pshmem_complexd_sum_to_all(double _Complex *dest, const double _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double _Complex *pWrk, long *pSync) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION void pshmem_complexf_sum_to_all(float _Complex *dest, const float _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float _Complex *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_short_prod_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_int_prod_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_long_prod_to_all(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_longlong_prod_to_all(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_float_prod_to_all(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_double_prod_to_all(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void pshmem_longdouble_prod_to_all(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION void pshmem_complexd_prod_to_all(double _Complex *dest, const double _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double _Complex *pWrk, long *pSync) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION void pshmem_complexf_prod_to_all(float _Complex *dest, const float _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float _Complex *pWrk, long *pSync) SHOAL_NOEXCEPT;
 
 /* ---- Point-to-point synchronization routines ------------------------------------------------- */
 

@@ -6,6 +6,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#if !defined(__cplusplus)
+#include <complex.h>
+#endif
 
 /* Every routine is declared noexcept in C++: the library defines them so. */
 #if defined(__cplusplus) && __cplusplus >= 201103L
@@ -25,6 +28,13 @@
 #define SHOAL_NORETURN _Noreturn
 #else
 #define SHOAL_NORETURN
+#endif
+
+/* The complex-typed routines: _Complex is an extension of C++ compilers. */
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__))
+#define SHOAL_EXTENSION __extension__
+#else
+#define SHOAL_EXTENSION
 #endif
 
 /* ---- Constants ------------------------------------------------------------------------------- */
@@ -185,6 +195,17 @@ void *shmalloc(size_t size) SHOAL_NOEXCEPT;
 void *shmemalign(size_t alignment, size_t size) SHOAL_NOEXCEPT;
 void *shrealloc(void *ptr, size_t size) SHOAL_NOEXCEPT;
 void shfree(void *ptr) SHOAL_NOEXCEPT;
+
+/* ---- Team management routines ---------------------------------------------------------------- */
+
+/* Team queries, splitting and destruction */
+int shmem_team_my_pe(shmem_team_t team) SHOAL_NOEXCEPT;
+int shmem_team_n_pes(shmem_team_t team) SHOAL_NOEXCEPT;
+int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config) SHOAL_NOEXCEPT;
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) SHOAL_NOEXCEPT;
+int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size, const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team) SHOAL_NOEXCEPT;
+int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config, long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config, long yaxis_mask, shmem_team_t *yaxis_team) SHOAL_NOEXCEPT;
+void shmem_team_destroy(shmem_team_t team) SHOAL_NOEXCEPT;
 
 /* ---- Communication management routines ------------------------------------------------------- */
 
@@ -1446,6 +1467,434 @@ void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, 
 void shmem_barrier_all(void) SHOAL_NOEXCEPT;
 void shmem_sync_all(void) SHOAL_NOEXCEPT;
 
+/* ---- Collective routines over teams ---------------------------------------------------------- */
+
+/* Team sync */
+int shmem_team_sync(shmem_team_t team) SHOAL_NOEXCEPT;
+
+/* All-to-all */
+int shmem_float_alltoall(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_double_alltoall(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_longdouble_alltoall(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_char_alltoall(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_schar_alltoall(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_short_alltoall(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int_alltoall(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_long_alltoall(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_longlong_alltoall(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uchar_alltoall(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ushort_alltoall(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint_alltoall(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ulong_alltoall(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ulonglong_alltoall(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int8_alltoall(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int16_alltoall(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int32_alltoall(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int64_alltoall(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint8_alltoall(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint16_alltoall(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint32_alltoall(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint64_alltoall(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_size_alltoall(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ptrdiff_alltoall(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems) SHOAL_NOEXCEPT;
+
+/* Strided all-to-all */
+int shmem_float_alltoalls(shmem_team_t team, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_double_alltoalls(shmem_team_t team, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_longdouble_alltoalls(shmem_team_t team, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_char_alltoalls(shmem_team_t team, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_schar_alltoalls(shmem_team_t team, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_short_alltoalls(shmem_team_t team, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int_alltoalls(shmem_team_t team, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_long_alltoalls(shmem_team_t team, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_longlong_alltoalls(shmem_team_t team, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uchar_alltoalls(shmem_team_t team, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ushort_alltoalls(shmem_team_t team, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint_alltoalls(shmem_team_t team, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ulong_alltoalls(shmem_team_t team, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ulonglong_alltoalls(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int8_alltoalls(shmem_team_t team, int8_t *dest, const int8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int16_alltoalls(shmem_team_t team, int16_t *dest, const int16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int32_alltoalls(shmem_team_t team, int32_t *dest, const int32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int64_alltoalls(shmem_team_t team, int64_t *dest, const int64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint8_alltoalls(shmem_team_t team, uint8_t *dest, const uint8_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint16_alltoalls(shmem_team_t team, uint16_t *dest, const uint16_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint32_alltoalls(shmem_team_t team, uint32_t *dest, const uint32_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint64_alltoalls(shmem_team_t team, uint64_t *dest, const uint64_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_size_alltoalls(shmem_team_t team, size_t *dest, const size_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ptrdiff_alltoalls(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT;
+
+/* Broadcast */
+int shmem_float_broadcast(shmem_team_t team, float *dest, const float *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_double_broadcast(shmem_team_t team, double *dest, const double *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_longdouble_broadcast(shmem_team_t team, long double *dest, const long double *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_char_broadcast(shmem_team_t team, char *dest, const char *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_schar_broadcast(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_short_broadcast(shmem_team_t team, short *dest, const short *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_int_broadcast(shmem_team_t team, int *dest, const int *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_long_broadcast(shmem_team_t team, long *dest, const long *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_longlong_broadcast(shmem_team_t team, long long *dest, const long long *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_uchar_broadcast(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_ushort_broadcast(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_uint_broadcast(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_ulong_broadcast(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_ulonglong_broadcast(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_int8_broadcast(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_int16_broadcast(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_int32_broadcast(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_int64_broadcast(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_uint8_broadcast(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_uint16_broadcast(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_uint32_broadcast(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_uint64_broadcast(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_size_broadcast(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_ptrdiff_broadcast(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT;
+
+/* Collect (concatenation, varying sizes) */
+int shmem_float_collect(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_double_collect(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_longdouble_collect(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_char_collect(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_schar_collect(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_short_collect(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int_collect(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_long_collect(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_longlong_collect(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uchar_collect(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ushort_collect(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint_collect(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ulong_collect(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ulonglong_collect(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int8_collect(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int16_collect(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int32_collect(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int64_collect(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint8_collect(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint16_collect(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint32_collect(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint64_collect(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_size_collect(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ptrdiff_collect(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems) SHOAL_NOEXCEPT;
+
+/* Fixed-size collect */
+int shmem_float_fcollect(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_double_fcollect(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_longdouble_fcollect(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_char_fcollect(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_schar_fcollect(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_short_fcollect(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int_fcollect(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_long_fcollect(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_longlong_fcollect(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uchar_fcollect(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ushort_fcollect(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint_fcollect(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ulong_fcollect(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ulonglong_fcollect(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int8_fcollect(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int16_fcollect(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int32_fcollect(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int64_fcollect(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint8_fcollect(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint16_fcollect(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint32_fcollect(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint64_fcollect(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_size_fcollect(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ptrdiff_fcollect(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems) SHOAL_NOEXCEPT;
+
+/* ---- Reductions over teams ------------------------------------------------------------------- */
+
+/* Bitwise reductions */
+int shmem_uchar_and_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ushort_and_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint_and_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ulong_and_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ulonglong_and_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int8_and_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int16_and_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int32_and_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int64_and_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint8_and_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint16_and_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint32_and_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint64_and_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_size_and_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uchar_or_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ushort_or_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint_or_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ulong_or_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ulonglong_or_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int8_or_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int16_or_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int32_or_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int64_or_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint8_or_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint16_or_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint32_or_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint64_or_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_size_or_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uchar_xor_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ushort_xor_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint_xor_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ulong_xor_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ulonglong_xor_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int8_xor_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int16_xor_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int32_xor_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int64_xor_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint8_xor_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint16_xor_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint32_xor_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint64_xor_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_size_xor_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+
+/* Signed bitwise reductions (1.5 erratum, not in 1.6) [deprecated since 1.6] */
+int shmem_short_and_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int_and_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_long_and_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_longlong_and_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_short_or_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int_or_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_long_or_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_longlong_or_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_short_xor_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int_xor_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_long_xor_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_longlong_xor_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+
+/* Comparison reductions */
+int shmem_char_max_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_schar_max_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_short_max_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int_max_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_long_max_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_longlong_max_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ptrdiff_max_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uchar_max_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ushort_max_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint_max_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ulong_max_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ulonglong_max_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int8_max_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int16_max_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int32_max_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int64_max_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint8_max_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint16_max_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint32_max_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint64_max_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_size_max_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_float_max_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_double_max_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_longdouble_max_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_char_min_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_schar_min_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_short_min_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int_min_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_long_min_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_longlong_min_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ptrdiff_min_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uchar_min_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ushort_min_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint_min_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ulong_min_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ulonglong_min_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int8_min_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int16_min_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int32_min_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int64_min_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint8_min_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint16_min_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint32_min_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint64_min_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_size_min_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_float_min_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_double_min_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_longdouble_min_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) SHOAL_NOEXCEPT;
+
+/* Arithmetic reductions */
+int shmem_char_sum_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_schar_sum_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_short_sum_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int_sum_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_long_sum_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_longlong_sum_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ptrdiff_sum_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uchar_sum_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ushort_sum_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint_sum_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ulong_sum_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ulonglong_sum_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int8_sum_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int16_sum_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int32_sum_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int64_sum_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint8_sum_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint16_sum_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint32_sum_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint64_sum_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_size_sum_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_float_sum_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_double_sum_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_longdouble_sum_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int shmem_complexd_sum_reduce(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int shmem_complexf_sum_reduce(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_char_prod_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_schar_prod_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_short_prod_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int_prod_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_long_prod_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_longlong_prod_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ptrdiff_prod_reduce(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uchar_prod_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ushort_prod_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint_prod_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ulong_prod_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_ulonglong_prod_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int8_prod_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int16_prod_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int32_prod_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_int64_prod_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint8_prod_reduce(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint16_prod_reduce(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint32_prod_reduce(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_uint64_prod_reduce(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_size_prod_reduce(shmem_team_t team, size_t *dest, const size_t *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_float_prod_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_double_prod_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) SHOAL_NOEXCEPT;
+int shmem_longdouble_prod_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int shmem_complexd_prod_reduce(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int shmem_complexf_prod_reduce(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce) SHOAL_NOEXCEPT;
+
+/* ---- Scans over teams (1.6) ------------------------------------------------------------------ */
+
+/* Inclusive and exclusive prefix sums */
+int shmem_char_sum_inscan(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_schar_sum_inscan(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_short_sum_inscan(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int_sum_inscan(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_long_sum_inscan(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_longlong_sum_inscan(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ptrdiff_sum_inscan(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uchar_sum_inscan(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ushort_sum_inscan(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint_sum_inscan(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ulong_sum_inscan(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ulonglong_sum_inscan(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int8_sum_inscan(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int16_sum_inscan(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int32_sum_inscan(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int64_sum_inscan(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint8_sum_inscan(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint16_sum_inscan(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint32_sum_inscan(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint64_sum_inscan(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_size_sum_inscan(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_float_sum_inscan(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_double_sum_inscan(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_longdouble_sum_inscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int shmem_complexd_sum_inscan(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nelems) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int shmem_complexf_sum_inscan(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_char_sum_exscan(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_schar_sum_exscan(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_short_sum_exscan(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int_sum_exscan(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_long_sum_exscan(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_longlong_sum_exscan(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ptrdiff_sum_exscan(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uchar_sum_exscan(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ushort_sum_exscan(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint_sum_exscan(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ulong_sum_exscan(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_ulonglong_sum_exscan(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int8_sum_exscan(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int16_sum_exscan(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int32_sum_exscan(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_int64_sum_exscan(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint8_sum_exscan(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint16_sum_exscan(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint32_sum_exscan(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_uint64_sum_exscan(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_size_sum_exscan(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_float_sum_exscan(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_double_sum_exscan(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT;
+int shmem_longdouble_sum_exscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int shmem_complexd_sum_exscan(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nelems) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION int shmem_complexf_sum_exscan(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nelems) SHOAL_NOEXCEPT;
+
+/* ---- Active-set collective routines (pSync/pWrk) --------------------------------------------- */
+
+/* Active-set barrier and sync [deprecated since 1.5] */
+void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+
+/* Active-set all-to-all [deprecated since 1.5] */
+void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void shmem_alltoall64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void shmem_alltoalls32(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+
+/* Active-set broadcast [deprecated since 1.5] */
+void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+
+/* Active-set collect [deprecated since 1.5] */
+void shmem_collect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void shmem_collect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void shmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+void shmem_fcollect64(void *dest, const void *source, size_t nelems, int PE_start, int logPE_stride, int PE_size, long *pSync) SHOAL_NOEXCEPT;
+
+/* Active-set reductions [deprecated since 1.5] */
+void shmem_short_and_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_int_and_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_long_and_to_all(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_longlong_and_to_all(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_short_or_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_int_or_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_long_or_to_all(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_longlong_or_to_all(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_short_xor_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_int_xor_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_long_xor_to_all(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_longlong_xor_to_all(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_short_max_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_int_max_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_long_max_to_all(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_longlong_max_to_all(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_float_max_to_all(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_double_max_to_all(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_longdouble_max_to_all(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_short_min_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_int_min_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_long_min_to_all(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_longlong_min_to_all(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_float_min_to_all(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_double_min_to_all(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_longdouble_min_to_all(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_short_sum_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_int_sum_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_long_sum_to_all(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_longlong_sum_to_all(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_float_sum_to_all(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_double_sum_to_all(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_longdouble_sum_to_all(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION void shmem_complexd_sum_to_all(double _Complex *dest, const double _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double _Complex *pWrk, long *pSync) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION void shmem_complexf_sum_to_all(float _Complex *dest, const float _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float _Complex *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_short_prod_to_all(short *dest, const short *source, int nreduce, int PE_start, int logPE_stride, int PE_size, short *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_int_prod_to_all(int *dest, const int *source, int nreduce, int PE_start, int logPE_stride, int PE_size, int *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_long_prod_to_all(long *dest, const long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_longlong_prod_to_all(long long *dest, const long long *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long long *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_float_prod_to_all(float *dest, const float *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_double_prod_to_all(double *dest, const double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+void shmem_longdouble_prod_to_all(long double *dest, const long double *source, int nreduce, int PE_start, int logPE_stride, int PE_size, long double *pWrk, long *pSync) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION void shmem_complexd_prod_to_all(double _Complex *dest, const double _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, double _Complex *pWrk, long *pSync) SHOAL_NOEXCEPT;
+SHOAL_EXTENSION void shmem_complexf_prod_to_all(float _Complex *dest, const float _Complex *source, int nreduce, int PE_start, int logPE_stride, int PE_size, float _Complex *pWrk, long *pSync) SHOAL_NOEXCEPT;
+
 /* ---- Point-to-point synchronization routines ------------------------------------------------- */
 
 /* Wait until (short/ushort deprecated since 1.5) */
@@ -2645,6 +3094,263 @@ void shoal_c11_generic_type_error(void);
         shmem_ctx_t: shmem_ctx_signal_set, \
         default: shmem_signal_set)(__VA_ARGS__)
 
+/* shmem_sync(team) and shmem_sync(PE_start, logPE_stride, PE_size, pSync) */
+#define shmem_sync(...) \
+    _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
+        shmem_team_t: shmem_team_sync, \
+        default: shmem_sync)(__VA_ARGS__)
+
+/* shmem_alltoall(team, dest, source, nelems) */
+#define shmem_alltoall(...) \
+    _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+        float *: shmem_float_alltoall, \
+        double *: shmem_double_alltoall, \
+        long double *: shmem_longdouble_alltoall, \
+        char *: shmem_char_alltoall, \
+        signed char *: shmem_schar_alltoall, \
+        short *: shmem_short_alltoall, \
+        int *: shmem_int_alltoall, \
+        long *: shmem_long_alltoall, \
+        long long *: shmem_longlong_alltoall, \
+        unsigned char *: shmem_uchar_alltoall, \
+        unsigned short *: shmem_ushort_alltoall, \
+        unsigned int *: shmem_uint_alltoall, \
+        unsigned long *: shmem_ulong_alltoall, \
+        unsigned long long *: shmem_ulonglong_alltoall)(__VA_ARGS__)
+
+/* shmem_alltoalls(team, dest, source, dst, sst, nelems) */
+#define shmem_alltoalls(...) \
+    _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+        float *: shmem_float_alltoalls, \
+        double *: shmem_double_alltoalls, \
+        long double *: shmem_longdouble_alltoalls, \
+        char *: shmem_char_alltoalls, \
+        signed char *: shmem_schar_alltoalls, \
+        short *: shmem_short_alltoalls, \
+        int *: shmem_int_alltoalls, \
+        long *: shmem_long_alltoalls, \
+        long long *: shmem_longlong_alltoalls, \
+        unsigned char *: shmem_uchar_alltoalls, \
+        unsigned short *: shmem_ushort_alltoalls, \
+        unsigned int *: shmem_uint_alltoalls, \
+        unsigned long *: shmem_ulong_alltoalls, \
+        unsigned long long *: shmem_ulonglong_alltoalls)(__VA_ARGS__)
+
+/* shmem_broadcast(team, dest, source, nelems, PE_root) */
+#define shmem_broadcast(...) \
+    _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+        float *: shmem_float_broadcast, \
+        double *: shmem_double_broadcast, \
+        long double *: shmem_longdouble_broadcast, \
+        char *: shmem_char_broadcast, \
+        signed char *: shmem_schar_broadcast, \
+        short *: shmem_short_broadcast, \
+        int *: shmem_int_broadcast, \
+        long *: shmem_long_broadcast, \
+        long long *: shmem_longlong_broadcast, \
+        unsigned char *: shmem_uchar_broadcast, \
+        unsigned short *: shmem_ushort_broadcast, \
+        unsigned int *: shmem_uint_broadcast, \
+        unsigned long *: shmem_ulong_broadcast, \
+        unsigned long long *: shmem_ulonglong_broadcast)(__VA_ARGS__)
+
+/* shmem_collect(team, dest, source, nelems) */
+#define shmem_collect(...) \
+    _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+        float *: shmem_float_collect, \
+        double *: shmem_double_collect, \
+        long double *: shmem_longdouble_collect, \
+        char *: shmem_char_collect, \
+        signed char *: shmem_schar_collect, \
+        short *: shmem_short_collect, \
+        int *: shmem_int_collect, \
+        long *: shmem_long_collect, \
+        long long *: shmem_longlong_collect, \
+        unsigned char *: shmem_uchar_collect, \
+        unsigned short *: shmem_ushort_collect, \
+        unsigned int *: shmem_uint_collect, \
+        unsigned long *: shmem_ulong_collect, \
+        unsigned long long *: shmem_ulonglong_collect)(__VA_ARGS__)
+
+/* shmem_fcollect(team, dest, source, nelems) */
+#define shmem_fcollect(...) \
+    _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+        float *: shmem_float_fcollect, \
+        double *: shmem_double_fcollect, \
+        long double *: shmem_longdouble_fcollect, \
+        char *: shmem_char_fcollect, \
+        signed char *: shmem_schar_fcollect, \
+        short *: shmem_short_fcollect, \
+        int *: shmem_int_fcollect, \
+        long *: shmem_long_fcollect, \
+        long long *: shmem_longlong_fcollect, \
+        unsigned char *: shmem_uchar_fcollect, \
+        unsigned short *: shmem_ushort_fcollect, \
+        unsigned int *: shmem_uint_fcollect, \
+        unsigned long *: shmem_ulong_fcollect, \
+        unsigned long long *: shmem_ulonglong_fcollect)(__VA_ARGS__)
+
+/* shmem_and_reduce(team, dest, source, nreduce) */
+#define shmem_and_reduce(...) \
+    _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+        unsigned char *: shmem_uchar_and_reduce, \
+        unsigned short *: shmem_ushort_and_reduce, \
+        unsigned int *: shmem_uint_and_reduce, \
+        unsigned long *: shmem_ulong_and_reduce, \
+        unsigned long long *: shmem_ulonglong_and_reduce, \
+        default: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int8_t *: shmem_int8_and_reduce, \
+            int16_t *: shmem_int16_and_reduce, \
+            int32_t *: shmem_int32_and_reduce, \
+            int64_t *: shmem_int64_and_reduce, \
+            default: shoal_c11_generic_type_error))(__VA_ARGS__)
+
+/* shmem_or_reduce(team, dest, source, nreduce) */
+#define shmem_or_reduce(...) \
+    _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+        unsigned char *: shmem_uchar_or_reduce, \
+        unsigned short *: shmem_ushort_or_reduce, \
+        unsigned int *: shmem_uint_or_reduce, \
+        unsigned long *: shmem_ulong_or_reduce, \
+        unsigned long long *: shmem_ulonglong_or_reduce, \
+        default: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int8_t *: shmem_int8_or_reduce, \
+            int16_t *: shmem_int16_or_reduce, \
+            int32_t *: shmem_int32_or_reduce, \
+            int64_t *: shmem_int64_or_reduce, \
+            default: shoal_c11_generic_type_error))(__VA_ARGS__)
+
+/* shmem_xor_reduce(team, dest, source, nreduce) */
+#define shmem_xor_reduce(...) \
+    _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+        unsigned char *: shmem_uchar_xor_reduce, \
+        unsigned short *: shmem_ushort_xor_reduce, \
+        unsigned int *: shmem_uint_xor_reduce, \
+        unsigned long *: shmem_ulong_xor_reduce, \
+        unsigned long long *: shmem_ulonglong_xor_reduce, \
+        default: _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+            int8_t *: shmem_int8_xor_reduce, \
+            int16_t *: shmem_int16_xor_reduce, \
+            int32_t *: shmem_int32_xor_reduce, \
+            int64_t *: shmem_int64_xor_reduce, \
+            default: shoal_c11_generic_type_error))(__VA_ARGS__)
+
+/* shmem_max_reduce(team, dest, source, nreduce) */
+#define shmem_max_reduce(...) \
+    _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+        char *: shmem_char_max_reduce, \
+        signed char *: shmem_schar_max_reduce, \
+        short *: shmem_short_max_reduce, \
+        int *: shmem_int_max_reduce, \
+        long *: shmem_long_max_reduce, \
+        long long *: shmem_longlong_max_reduce, \
+        unsigned char *: shmem_uchar_max_reduce, \
+        unsigned short *: shmem_ushort_max_reduce, \
+        unsigned int *: shmem_uint_max_reduce, \
+        unsigned long *: shmem_ulong_max_reduce, \
+        unsigned long long *: shmem_ulonglong_max_reduce, \
+        float *: shmem_float_max_reduce, \
+        double *: shmem_double_max_reduce, \
+        long double *: shmem_longdouble_max_reduce)(__VA_ARGS__)
+
+/* shmem_min_reduce(team, dest, source, nreduce) */
+#define shmem_min_reduce(...) \
+    _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+        char *: shmem_char_min_reduce, \
+        signed char *: shmem_schar_min_reduce, \
+        short *: shmem_short_min_reduce, \
+        int *: shmem_int_min_reduce, \
+        long *: shmem_long_min_reduce, \
+        long long *: shmem_longlong_min_reduce, \
+        unsigned char *: shmem_uchar_min_reduce, \
+        unsigned short *: shmem_ushort_min_reduce, \
+        unsigned int *: shmem_uint_min_reduce, \
+        unsigned long *: shmem_ulong_min_reduce, \
+        unsigned long long *: shmem_ulonglong_min_reduce, \
+        float *: shmem_float_min_reduce, \
+        double *: shmem_double_min_reduce, \
+        long double *: shmem_longdouble_min_reduce)(__VA_ARGS__)
+
+/* shmem_sum_reduce(team, dest, source, nreduce) */
+#define shmem_sum_reduce(...) \
+    _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+        char *: shmem_char_sum_reduce, \
+        signed char *: shmem_schar_sum_reduce, \
+        short *: shmem_short_sum_reduce, \
+        int *: shmem_int_sum_reduce, \
+        long *: shmem_long_sum_reduce, \
+        long long *: shmem_longlong_sum_reduce, \
+        unsigned char *: shmem_uchar_sum_reduce, \
+        unsigned short *: shmem_ushort_sum_reduce, \
+        unsigned int *: shmem_uint_sum_reduce, \
+        unsigned long *: shmem_ulong_sum_reduce, \
+        unsigned long long *: shmem_ulonglong_sum_reduce, \
+        float *: shmem_float_sum_reduce, \
+        double *: shmem_double_sum_reduce, \
+        long double *: shmem_longdouble_sum_reduce, \
+        double _Complex *: shmem_complexd_sum_reduce, \
+        float _Complex *: shmem_complexf_sum_reduce)(__VA_ARGS__)
+
+/* shmem_prod_reduce(team, dest, source, nreduce) */
+#define shmem_prod_reduce(...) \
+    _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+        char *: shmem_char_prod_reduce, \
+        signed char *: shmem_schar_prod_reduce, \
+        short *: shmem_short_prod_reduce, \
+        int *: shmem_int_prod_reduce, \
+        long *: shmem_long_prod_reduce, \
+        long long *: shmem_longlong_prod_reduce, \
+        unsigned char *: shmem_uchar_prod_reduce, \
+        unsigned short *: shmem_ushort_prod_reduce, \
+        unsigned int *: shmem_uint_prod_reduce, \
+        unsigned long *: shmem_ulong_prod_reduce, \
+        unsigned long long *: shmem_ulonglong_prod_reduce, \
+        float *: shmem_float_prod_reduce, \
+        double *: shmem_double_prod_reduce, \
+        long double *: shmem_longdouble_prod_reduce, \
+        double _Complex *: shmem_complexd_prod_reduce, \
+        float _Complex *: shmem_complexf_prod_reduce)(__VA_ARGS__)
+
+/* shmem_sum_inscan(team, dest, source, nelems) */
+#define shmem_sum_inscan(...) \
+    _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+        char *: shmem_char_sum_inscan, \
+        signed char *: shmem_schar_sum_inscan, \
+        short *: shmem_short_sum_inscan, \
+        int *: shmem_int_sum_inscan, \
+        long *: shmem_long_sum_inscan, \
+        long long *: shmem_longlong_sum_inscan, \
+        unsigned char *: shmem_uchar_sum_inscan, \
+        unsigned short *: shmem_ushort_sum_inscan, \
+        unsigned int *: shmem_uint_sum_inscan, \
+        unsigned long *: shmem_ulong_sum_inscan, \
+        unsigned long long *: shmem_ulonglong_sum_inscan, \
+        float *: shmem_float_sum_inscan, \
+        double *: shmem_double_sum_inscan, \
+        long double *: shmem_longdouble_sum_inscan, \
+        double _Complex *: shmem_complexd_sum_inscan, \
+        float _Complex *: shmem_complexf_sum_inscan)(__VA_ARGS__)
+
+/* shmem_sum_exscan(team, dest, source, nelems) */
+#define shmem_sum_exscan(...) \
+    _Generic(SHOAL_C11_ARG1(__VA_ARGS__), \
+        char *: shmem_char_sum_exscan, \
+        signed char *: shmem_schar_sum_exscan, \
+        short *: shmem_short_sum_exscan, \
+        int *: shmem_int_sum_exscan, \
+        long *: shmem_long_sum_exscan, \
+        long long *: shmem_longlong_sum_exscan, \
+        unsigned char *: shmem_uchar_sum_exscan, \
+        unsigned short *: shmem_ushort_sum_exscan, \
+        unsigned int *: shmem_uint_sum_exscan, \
+        unsigned long *: shmem_ulong_sum_exscan, \
+        unsigned long long *: shmem_ulonglong_sum_exscan, \
+        float *: shmem_float_sum_exscan, \
+        double *: shmem_double_sum_exscan, \
+        long double *: shmem_longdouble_sum_exscan, \
+        double _Complex *: shmem_complexd_sum_exscan, \
+        float _Complex *: shmem_complexf_sum_exscan)(__VA_ARGS__)
+
 /* shmem_wait_until(ivar, cmp, cmp_value) */
 #define shmem_wait_until(...) \
     _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
@@ -3515,6 +4221,226 @@ inline void shmem_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signa
 
 /* shmem_signal_set */
 inline void shmem_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe) SHOAL_NOEXCEPT { shmem_ctx_signal_set(ctx, sig_addr, signal, pe); }
+
+/* shmem_sync */
+inline int shmem_sync(shmem_team_t team) SHOAL_NOEXCEPT { return shmem_team_sync(team); }
+
+/* shmem_alltoall */
+inline int shmem_alltoall(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_float_alltoall(team, dest, source, nelems); }
+inline int shmem_alltoall(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_double_alltoall(team, dest, source, nelems); }
+inline int shmem_alltoall(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_longdouble_alltoall(team, dest, source, nelems); }
+inline int shmem_alltoall(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_char_alltoall(team, dest, source, nelems); }
+inline int shmem_alltoall(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_schar_alltoall(team, dest, source, nelems); }
+inline int shmem_alltoall(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_short_alltoall(team, dest, source, nelems); }
+inline int shmem_alltoall(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_int_alltoall(team, dest, source, nelems); }
+inline int shmem_alltoall(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_long_alltoall(team, dest, source, nelems); }
+inline int shmem_alltoall(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_longlong_alltoall(team, dest, source, nelems); }
+inline int shmem_alltoall(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_uchar_alltoall(team, dest, source, nelems); }
+inline int shmem_alltoall(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ushort_alltoall(team, dest, source, nelems); }
+inline int shmem_alltoall(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_uint_alltoall(team, dest, source, nelems); }
+inline int shmem_alltoall(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ulong_alltoall(team, dest, source, nelems); }
+inline int shmem_alltoall(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ulonglong_alltoall(team, dest, source, nelems); }
+
+/* shmem_alltoalls */
+inline int shmem_alltoalls(shmem_team_t team, float *dest, const float *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT { return shmem_float_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int shmem_alltoalls(shmem_team_t team, double *dest, const double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT { return shmem_double_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int shmem_alltoalls(shmem_team_t team, long double *dest, const long double *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT { return shmem_longdouble_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int shmem_alltoalls(shmem_team_t team, char *dest, const char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT { return shmem_char_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int shmem_alltoalls(shmem_team_t team, signed char *dest, const signed char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT { return shmem_schar_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int shmem_alltoalls(shmem_team_t team, short *dest, const short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT { return shmem_short_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int shmem_alltoalls(shmem_team_t team, int *dest, const int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT { return shmem_int_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int shmem_alltoalls(shmem_team_t team, long *dest, const long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT { return shmem_long_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int shmem_alltoalls(shmem_team_t team, long long *dest, const long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT { return shmem_longlong_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int shmem_alltoalls(shmem_team_t team, unsigned char *dest, const unsigned char *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT { return shmem_uchar_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int shmem_alltoalls(shmem_team_t team, unsigned short *dest, const unsigned short *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT { return shmem_ushort_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int shmem_alltoalls(shmem_team_t team, unsigned int *dest, const unsigned int *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT { return shmem_uint_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int shmem_alltoalls(shmem_team_t team, unsigned long *dest, const unsigned long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT { return shmem_ulong_alltoalls(team, dest, source, dst, sst, nelems); }
+inline int shmem_alltoalls(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems) SHOAL_NOEXCEPT { return shmem_ulonglong_alltoalls(team, dest, source, dst, sst, nelems); }
+
+/* shmem_broadcast */
+inline int shmem_broadcast(shmem_team_t team, float *dest, const float *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT { return shmem_float_broadcast(team, dest, source, nelems, PE_root); }
+inline int shmem_broadcast(shmem_team_t team, double *dest, const double *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT { return shmem_double_broadcast(team, dest, source, nelems, PE_root); }
+inline int shmem_broadcast(shmem_team_t team, long double *dest, const long double *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT { return shmem_longdouble_broadcast(team, dest, source, nelems, PE_root); }
+inline int shmem_broadcast(shmem_team_t team, char *dest, const char *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT { return shmem_char_broadcast(team, dest, source, nelems, PE_root); }
+inline int shmem_broadcast(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT { return shmem_schar_broadcast(team, dest, source, nelems, PE_root); }
+inline int shmem_broadcast(shmem_team_t team, short *dest, const short *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT { return shmem_short_broadcast(team, dest, source, nelems, PE_root); }
+inline int shmem_broadcast(shmem_team_t team, int *dest, const int *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT { return shmem_int_broadcast(team, dest, source, nelems, PE_root); }
+inline int shmem_broadcast(shmem_team_t team, long *dest, const long *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT { return shmem_long_broadcast(team, dest, source, nelems, PE_root); }
+inline int shmem_broadcast(shmem_team_t team, long long *dest, const long long *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT { return shmem_longlong_broadcast(team, dest, source, nelems, PE_root); }
+inline int shmem_broadcast(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT { return shmem_uchar_broadcast(team, dest, source, nelems, PE_root); }
+inline int shmem_broadcast(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT { return shmem_ushort_broadcast(team, dest, source, nelems, PE_root); }
+inline int shmem_broadcast(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT { return shmem_uint_broadcast(team, dest, source, nelems, PE_root); }
+inline int shmem_broadcast(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT { return shmem_ulong_broadcast(team, dest, source, nelems, PE_root); }
+inline int shmem_broadcast(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems, int PE_root) SHOAL_NOEXCEPT { return shmem_ulonglong_broadcast(team, dest, source, nelems, PE_root); }
+
+/* shmem_collect */
+inline int shmem_collect(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_float_collect(team, dest, source, nelems); }
+inline int shmem_collect(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_double_collect(team, dest, source, nelems); }
+inline int shmem_collect(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_longdouble_collect(team, dest, source, nelems); }
+inline int shmem_collect(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_char_collect(team, dest, source, nelems); }
+inline int shmem_collect(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_schar_collect(team, dest, source, nelems); }
+inline int shmem_collect(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_short_collect(team, dest, source, nelems); }
+inline int shmem_collect(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_int_collect(team, dest, source, nelems); }
+inline int shmem_collect(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_long_collect(team, dest, source, nelems); }
+inline int shmem_collect(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_longlong_collect(team, dest, source, nelems); }
+inline int shmem_collect(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_uchar_collect(team, dest, source, nelems); }
+inline int shmem_collect(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ushort_collect(team, dest, source, nelems); }
+inline int shmem_collect(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_uint_collect(team, dest, source, nelems); }
+inline int shmem_collect(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ulong_collect(team, dest, source, nelems); }
+inline int shmem_collect(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ulonglong_collect(team, dest, source, nelems); }
+
+/* shmem_fcollect */
+inline int shmem_fcollect(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_float_fcollect(team, dest, source, nelems); }
+inline int shmem_fcollect(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_double_fcollect(team, dest, source, nelems); }
+inline int shmem_fcollect(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_longdouble_fcollect(team, dest, source, nelems); }
+inline int shmem_fcollect(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_char_fcollect(team, dest, source, nelems); }
+inline int shmem_fcollect(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_schar_fcollect(team, dest, source, nelems); }
+inline int shmem_fcollect(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_short_fcollect(team, dest, source, nelems); }
+inline int shmem_fcollect(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_int_fcollect(team, dest, source, nelems); }
+inline int shmem_fcollect(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_long_fcollect(team, dest, source, nelems); }
+inline int shmem_fcollect(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_longlong_fcollect(team, dest, source, nelems); }
+inline int shmem_fcollect(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_uchar_fcollect(team, dest, source, nelems); }
+inline int shmem_fcollect(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ushort_fcollect(team, dest, source, nelems); }
+inline int shmem_fcollect(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_uint_fcollect(team, dest, source, nelems); }
+inline int shmem_fcollect(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ulong_fcollect(team, dest, source, nelems); }
+inline int shmem_fcollect(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ulonglong_fcollect(team, dest, source, nelems); }
+
+/* shmem_and_reduce */
+inline int shmem_and_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_uchar_and_reduce(team, dest, source, nreduce); }
+inline int shmem_and_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ushort_and_reduce(team, dest, source, nreduce); }
+inline int shmem_and_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_uint_and_reduce(team, dest, source, nreduce); }
+inline int shmem_and_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ulong_and_reduce(team, dest, source, nreduce); }
+inline int shmem_and_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ulonglong_and_reduce(team, dest, source, nreduce); }
+inline int shmem_and_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int8_and_reduce(team, dest, source, nreduce); }
+inline int shmem_and_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int16_and_reduce(team, dest, source, nreduce); }
+inline int shmem_and_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int32_and_reduce(team, dest, source, nreduce); }
+inline int shmem_and_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int64_and_reduce(team, dest, source, nreduce); }
+
+/* shmem_or_reduce */
+inline int shmem_or_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_uchar_or_reduce(team, dest, source, nreduce); }
+inline int shmem_or_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ushort_or_reduce(team, dest, source, nreduce); }
+inline int shmem_or_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_uint_or_reduce(team, dest, source, nreduce); }
+inline int shmem_or_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ulong_or_reduce(team, dest, source, nreduce); }
+inline int shmem_or_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ulonglong_or_reduce(team, dest, source, nreduce); }
+inline int shmem_or_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int8_or_reduce(team, dest, source, nreduce); }
+inline int shmem_or_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int16_or_reduce(team, dest, source, nreduce); }
+inline int shmem_or_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int32_or_reduce(team, dest, source, nreduce); }
+inline int shmem_or_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int64_or_reduce(team, dest, source, nreduce); }
+
+/* shmem_xor_reduce */
+inline int shmem_xor_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_uchar_xor_reduce(team, dest, source, nreduce); }
+inline int shmem_xor_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ushort_xor_reduce(team, dest, source, nreduce); }
+inline int shmem_xor_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_uint_xor_reduce(team, dest, source, nreduce); }
+inline int shmem_xor_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ulong_xor_reduce(team, dest, source, nreduce); }
+inline int shmem_xor_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ulonglong_xor_reduce(team, dest, source, nreduce); }
+inline int shmem_xor_reduce(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int8_xor_reduce(team, dest, source, nreduce); }
+inline int shmem_xor_reduce(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int16_xor_reduce(team, dest, source, nreduce); }
+inline int shmem_xor_reduce(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int32_xor_reduce(team, dest, source, nreduce); }
+inline int shmem_xor_reduce(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int64_xor_reduce(team, dest, source, nreduce); }
+
+/* shmem_max_reduce */
+inline int shmem_max_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_char_max_reduce(team, dest, source, nreduce); }
+inline int shmem_max_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_schar_max_reduce(team, dest, source, nreduce); }
+inline int shmem_max_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_short_max_reduce(team, dest, source, nreduce); }
+inline int shmem_max_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int_max_reduce(team, dest, source, nreduce); }
+inline int shmem_max_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_long_max_reduce(team, dest, source, nreduce); }
+inline int shmem_max_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_longlong_max_reduce(team, dest, source, nreduce); }
+inline int shmem_max_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_uchar_max_reduce(team, dest, source, nreduce); }
+inline int shmem_max_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ushort_max_reduce(team, dest, source, nreduce); }
+inline int shmem_max_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_uint_max_reduce(team, dest, source, nreduce); }
+inline int shmem_max_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ulong_max_reduce(team, dest, source, nreduce); }
+inline int shmem_max_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ulonglong_max_reduce(team, dest, source, nreduce); }
+inline int shmem_max_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_float_max_reduce(team, dest, source, nreduce); }
+inline int shmem_max_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_double_max_reduce(team, dest, source, nreduce); }
+inline int shmem_max_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_longdouble_max_reduce(team, dest, source, nreduce); }
+
+/* shmem_min_reduce */
+inline int shmem_min_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_char_min_reduce(team, dest, source, nreduce); }
+inline int shmem_min_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_schar_min_reduce(team, dest, source, nreduce); }
+inline int shmem_min_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_short_min_reduce(team, dest, source, nreduce); }
+inline int shmem_min_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int_min_reduce(team, dest, source, nreduce); }
+inline int shmem_min_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_long_min_reduce(team, dest, source, nreduce); }
+inline int shmem_min_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_longlong_min_reduce(team, dest, source, nreduce); }
+inline int shmem_min_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_uchar_min_reduce(team, dest, source, nreduce); }
+inline int shmem_min_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ushort_min_reduce(team, dest, source, nreduce); }
+inline int shmem_min_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_uint_min_reduce(team, dest, source, nreduce); }
+inline int shmem_min_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ulong_min_reduce(team, dest, source, nreduce); }
+inline int shmem_min_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ulonglong_min_reduce(team, dest, source, nreduce); }
+inline int shmem_min_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_float_min_reduce(team, dest, source, nreduce); }
+inline int shmem_min_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_double_min_reduce(team, dest, source, nreduce); }
+inline int shmem_min_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_longdouble_min_reduce(team, dest, source, nreduce); }
+
+/* shmem_sum_reduce */
+inline int shmem_sum_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_char_sum_reduce(team, dest, source, nreduce); }
+inline int shmem_sum_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_schar_sum_reduce(team, dest, source, nreduce); }
+inline int shmem_sum_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_short_sum_reduce(team, dest, source, nreduce); }
+inline int shmem_sum_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int_sum_reduce(team, dest, source, nreduce); }
+inline int shmem_sum_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_long_sum_reduce(team, dest, source, nreduce); }
+inline int shmem_sum_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_longlong_sum_reduce(team, dest, source, nreduce); }
+inline int shmem_sum_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_uchar_sum_reduce(team, dest, source, nreduce); }
+inline int shmem_sum_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ushort_sum_reduce(team, dest, source, nreduce); }
+inline int shmem_sum_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_uint_sum_reduce(team, dest, source, nreduce); }
+inline int shmem_sum_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ulong_sum_reduce(team, dest, source, nreduce); }
+inline int shmem_sum_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ulonglong_sum_reduce(team, dest, source, nreduce); }
+inline int shmem_sum_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_float_sum_reduce(team, dest, source, nreduce); }
+inline int shmem_sum_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_double_sum_reduce(team, dest, source, nreduce); }
+inline int shmem_sum_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_longdouble_sum_reduce(team, dest, source, nreduce); }
+SHOAL_EXTENSION inline int shmem_sum_reduce(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_complexd_sum_reduce(team, dest, source, nreduce); }
+SHOAL_EXTENSION inline int shmem_sum_reduce(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_complexf_sum_reduce(team, dest, source, nreduce); }
+
+/* shmem_prod_reduce */
+inline int shmem_prod_reduce(shmem_team_t team, char *dest, const char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_char_prod_reduce(team, dest, source, nreduce); }
+inline int shmem_prod_reduce(shmem_team_t team, signed char *dest, const signed char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_schar_prod_reduce(team, dest, source, nreduce); }
+inline int shmem_prod_reduce(shmem_team_t team, short *dest, const short *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_short_prod_reduce(team, dest, source, nreduce); }
+inline int shmem_prod_reduce(shmem_team_t team, int *dest, const int *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_int_prod_reduce(team, dest, source, nreduce); }
+inline int shmem_prod_reduce(shmem_team_t team, long *dest, const long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_long_prod_reduce(team, dest, source, nreduce); }
+inline int shmem_prod_reduce(shmem_team_t team, long long *dest, const long long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_longlong_prod_reduce(team, dest, source, nreduce); }
+inline int shmem_prod_reduce(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_uchar_prod_reduce(team, dest, source, nreduce); }
+inline int shmem_prod_reduce(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ushort_prod_reduce(team, dest, source, nreduce); }
+inline int shmem_prod_reduce(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_uint_prod_reduce(team, dest, source, nreduce); }
+inline int shmem_prod_reduce(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ulong_prod_reduce(team, dest, source, nreduce); }
+inline int shmem_prod_reduce(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_ulonglong_prod_reduce(team, dest, source, nreduce); }
+inline int shmem_prod_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_float_prod_reduce(team, dest, source, nreduce); }
+inline int shmem_prod_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_double_prod_reduce(team, dest, source, nreduce); }
+inline int shmem_prod_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_longdouble_prod_reduce(team, dest, source, nreduce); }
+SHOAL_EXTENSION inline int shmem_prod_reduce(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_complexd_prod_reduce(team, dest, source, nreduce); }
+SHOAL_EXTENSION inline int shmem_prod_reduce(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce) SHOAL_NOEXCEPT { return shmem_complexf_prod_reduce(team, dest, source, nreduce); }
+
+/* shmem_sum_inscan */
+inline int shmem_sum_inscan(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_char_sum_inscan(team, dest, source, nelems); }
+inline int shmem_sum_inscan(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_schar_sum_inscan(team, dest, source, nelems); }
+inline int shmem_sum_inscan(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_short_sum_inscan(team, dest, source, nelems); }
+inline int shmem_sum_inscan(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_int_sum_inscan(team, dest, source, nelems); }
+inline int shmem_sum_inscan(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_long_sum_inscan(team, dest, source, nelems); }
+inline int shmem_sum_inscan(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_longlong_sum_inscan(team, dest, source, nelems); }
+inline int shmem_sum_inscan(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_uchar_sum_inscan(team, dest, source, nelems); }
+inline int shmem_sum_inscan(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ushort_sum_inscan(team, dest, source, nelems); }
+inline int shmem_sum_inscan(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_uint_sum_inscan(team, dest, source, nelems); }
+inline int shmem_sum_inscan(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ulong_sum_inscan(team, dest, source, nelems); }
+inline int shmem_sum_inscan(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ulonglong_sum_inscan(team, dest, source, nelems); }
+inline int shmem_sum_inscan(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_float_sum_inscan(team, dest, source, nelems); }
+inline int shmem_sum_inscan(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_double_sum_inscan(team, dest, source, nelems); }
+inline int shmem_sum_inscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_longdouble_sum_inscan(team, dest, source, nelems); }
+SHOAL_EXTENSION inline int shmem_sum_inscan(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_complexd_sum_inscan(team, dest, source, nelems); }
+SHOAL_EXTENSION inline int shmem_sum_inscan(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_complexf_sum_inscan(team, dest, source, nelems); }
+
+/* shmem_sum_exscan */
+inline int shmem_sum_exscan(shmem_team_t team, char *dest, const char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_char_sum_exscan(team, dest, source, nelems); }
+inline int shmem_sum_exscan(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_schar_sum_exscan(team, dest, source, nelems); }
+inline int shmem_sum_exscan(shmem_team_t team, short *dest, const short *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_short_sum_exscan(team, dest, source, nelems); }
+inline int shmem_sum_exscan(shmem_team_t team, int *dest, const int *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_int_sum_exscan(team, dest, source, nelems); }
+inline int shmem_sum_exscan(shmem_team_t team, long *dest, const long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_long_sum_exscan(team, dest, source, nelems); }
+inline int shmem_sum_exscan(shmem_team_t team, long long *dest, const long long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_longlong_sum_exscan(team, dest, source, nelems); }
+inline int shmem_sum_exscan(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_uchar_sum_exscan(team, dest, source, nelems); }
+inline int shmem_sum_exscan(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ushort_sum_exscan(team, dest, source, nelems); }
+inline int shmem_sum_exscan(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_uint_sum_exscan(team, dest, source, nelems); }
+inline int shmem_sum_exscan(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ulong_sum_exscan(team, dest, source, nelems); }
+inline int shmem_sum_exscan(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_ulonglong_sum_exscan(team, dest, source, nelems); }
+inline int shmem_sum_exscan(shmem_team_t team, float *dest, const float *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_float_sum_exscan(team, dest, source, nelems); }
+inline int shmem_sum_exscan(shmem_team_t team, double *dest, const double *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_double_sum_exscan(team, dest, source, nelems); }
+inline int shmem_sum_exscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_longdouble_sum_exscan(team, dest, source, nelems); }
+SHOAL_EXTENSION inline int shmem_sum_exscan(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_complexd_sum_exscan(team, dest, source, nelems); }
+SHOAL_EXTENSION inline int shmem_sum_exscan(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nelems) SHOAL_NOEXCEPT { return shmem_complexf_sum_exscan(team, dest, source, nelems); }
 
 /* shmem_wait_until */
 inline void shmem_wait_until(int *ivar, int cmp, int cmp_value) SHOAL_NOEXCEPT { shmem_int_wait_until(ivar, cmp, cmp_value); }

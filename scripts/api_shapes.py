@@ -120,7 +120,7 @@ FAMILIES = [
         ], deprecated="1.2"),
     ]),
     # ---------------------------------------------------------------------------------------
-    Family("team", "team", "Team management routines", False, [
+    Family("team", "team", "Team management routines", True, [
         Group("Team queries, splitting and destruction", [
             F("int shmem_team_my_pe(shmem_team_t team)"),
             F("int shmem_team_n_pes(shmem_team_t team)"),
@@ -304,7 +304,7 @@ FAMILIES = [
             F("void shmem_sync_all(void)"),
         ]),
     ]),
-    Family("team_collective", "collective", "Collective routines over teams", False, [
+    Family("team_collective", "collective", "Collective routines over teams", True, [
         Group("Team sync", [
             F("int shmem_team_sync(shmem_team_t team)"),
             Alias("shmem_sync", (("shmem_team_t", "shmem_team_sync"),), default="shmem_sync"),
@@ -337,7 +337,7 @@ FAMILIES = [
             F("int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)"),
         ]),
     ]),
-    Family("reduce", "collective", "Reductions over teams", False, [
+    Family("reduce", "collective", "Reductions over teams", True, [
         Group("Bitwise reductions", [
             T("int shmem_{T}_and_reduce(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nreduce)",
               RED_BIT, generic="shmem_and_reduce"),
@@ -367,7 +367,7 @@ FAMILIES = [
               RED_ARITH, generic="shmem_prod_reduce"),
         ]),
     ]),
-    Family("scan", "collective", "Scans over teams (1.6)", False, [
+    Family("scan", "collective", "Scans over teams (1.6)", True, [
         Group("Inclusive and exclusive prefix sums", [
             T("int shmem_{T}_sum_inscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems)",
               RED_ARITH, generic="shmem_sum_inscan"),
@@ -375,7 +375,7 @@ FAMILIES = [
               RED_ARITH, generic="shmem_sum_exscan"),
         ]),
     ]),
-    Family("active_set", "collective", "Active-set collective routines (pSync/pWrk)", False, [
+    Family("active_set", "collective", "Active-set collective routines (pSync/pWrk)", True, [
         Group("Active-set barrier and sync", [
             F("void shmem_barrier(" + ACTIVE_SET + ", long *pSync)"),
             F("void shmem_sync(" + ACTIVE_SET + ", long *pSync)"),

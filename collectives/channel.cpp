@@ -16,8 +16,8 @@ Channel::Channel(shoal_team &team, const char *routine) noexcept
 
 int Channel::world_pe(int team_pe) const noexcept { return team_.world_pe(team_pe); }
 
-std::byte *Channel::scratch() const noexcept { return team_.slot.scratch; }
-std::size_t Channel::scratch_bytes() const noexcept { return team_.slot.scratch_bytes; }
+std::byte *Channel::scratch() const noexcept { return team_.channel_slot().scratch; }
+std::size_t Channel::scratch_bytes() const noexcept { return team_.channel_slot().scratch_bytes; }
 
 void Channel::put(void *dest, const void *source, std::size_t bytes, int peer) noexcept {
   if (bytes == 0) return;
@@ -61,28 +61,32 @@ void Channel::wait_counter(const std::uint64_t *counter, std::uint64_t value) no
 }
 
 void Channel::notify(int peer) noexcept {
-  Slot &s = team_.slot;
+  Slot &s = team_.channel_slot();
   // Everything put before must be visible before the counter moves: mapped copies are ordered
   // by the release store, transfers handed to UCX are completed first (cheap when none).
   rma::quiet(&shoal_ctx_default, routine_);
-  write_counter(&s.arrived[rank_], ++s.sent[peer], peer);
+  const int to = team_.slot_index(peer);
+  write_counter(&s.arrived[team_.slot_index(rank_)], ++s.sent[to], peer);
 }
 
 void Channel::await(int peer) noexcept {
-  Slot &s = team_.slot;
-  wait_counter(&s.arrived[peer], ++s.received[peer]);
+  Slot &s = team_.channel_slot();
+  const int from = team_.slot_index(peer);
+  wait_counter(&s.arrived[from], ++s.received[from]);
 }
 
 void Channel::grant(int peer) noexcept {
-  Slot &s = team_.slot;
+  Slot &s = team_.channel_slot();
   // Our reads of the buffer being released are done: they happened before this store.
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  write_counter(&s.granted[rank_], ++s.grants_out[peer], peer);
+  const int to = team_.slot_index(peer);
+  write_counter(&s.granted[team_.slot_index(rank_)], ++s.grants_out[to], peer);
 }
 
 void Channel::await_grant(int peer) noexcept {
-  Slot &s = team_.slot;
-  wait_counter(&s.granted[peer], ++s.grants_in[peer]);
+  Slot &s = team_.channel_slot();
+  const int from = team_.slot_index(peer);
+  wait_counter(&s.granted[from], ++s.grants_in[from]);
 }
 
 }  // namespace shoal::coll

@@ -28,12 +28,12 @@ Area g_area;
 std::size_t area_bytes(const Config &config, int world_pes) noexcept {
   const std::size_t flags = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
   const std::size_t scratch = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
-  return config.teams_max * (3 * flags + kMaskBytes + scratch);
+  return (config.teams_max + kReservedSlots) * (3 * flags + kMaskBytes + scratch);
 }
 
 void attach(std::byte *area, const Config &config, int world_pes) noexcept {
   g_area.base = area;
-  g_area.count = static_cast<int>(config.teams_max);
+  g_area.count = static_cast<int>(config.teams_max) + kReservedSlots;
   g_area.world_pes = world_pes;
   g_area.flags_bytes = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
   g_area.scratch_bytes = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
@@ -44,6 +44,7 @@ void attach(std::byte *area, const Config &config, int world_pes) noexcept {
 void detach() noexcept { g_area = Area{}; }
 
 int count() noexcept { return g_area.count; }
+int split_capacity() noexcept { return g_area.count - kReservedSlots; }
 
 std::vector<std::uint64_t> in_use() noexcept { return g_area.used; }
 

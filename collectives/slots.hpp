@@ -24,7 +24,11 @@ std::size_t area_bytes(const Config &config, int world_pes) noexcept;
 void attach(std::byte *area, const Config &config, int world_pes) noexcept;
 void detach() noexcept;
 
-int count() noexcept;  // slots in the area
+// Slots 0, 1 and 2 belong to SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and the active sets; the
+// SMA_TEAMS_MAX others to teams made by splits.
+constexpr int kReservedSlots = 3;
+int count() noexcept;           // slots in the area
+int split_capacity() noexcept;  // SMA_TEAMS_MAX
 // The slots in use on this PE, one bit each (kMaskWords words of 64 bits).
 std::vector<std::uint64_t> in_use() noexcept;
 // The lowest slot free in `used` (bits of every member's in_use() OR-ed), or -1.

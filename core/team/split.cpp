@@ -61,9 +61,9 @@ shoal_team *make_team(const std::vector<int> &members, int slot, const shmem_tea
 }
 
 std::string slots_exhausted(const char *routine) {
-  return fmt::format("{}: no free team slot: at most SMA_TEAMS_MAX={} teams (including the "
-                     "predefined ones and active sets) can be alive at once",
-                     routine, coll::slots::count());
+  return fmt::format("{}: no free team slot: at most SMA_TEAMS_MAX={} teams made by splits can "
+                     "be alive at once (raise SMA_TEAMS_MAX, or destroy teams no longer needed)",
+                     routine, coll::slots::split_capacity());
 }
 
 }  // namespace

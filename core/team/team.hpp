@@ -16,6 +16,10 @@ struct shoal_team {
   shmem_team_config_t config{};
   long config_mask = 0;
   shoal::coll::Slot slot;    // symmetric flags and scratch of the team's collectives
+  // Active sets (deprecated collectives) have no slot of their own: they all share one whose
+  // counters are indexed by world PE, which is sound because every PE runs its collectives one
+  // after another in an order consistent with its peers'.
+  shoal::coll::Slot *shared_slot = nullptr;
   bool predefined = false;   // SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED: never destroyed
 
   // The world PE of team PE `pe`, or -1 when pe is not a PE of the team.
@@ -24,6 +28,11 @@ struct shoal_team {
   }
   // The team PE number of world PE `pe`, or -1.
   int team_pe(int world) const noexcept;
+  // The slot the team's channels use, and the index of team PE `pe` in its counter arrays.
+  shoal::coll::Slot &channel_slot() noexcept { return shared_slot ? *shared_slot : slot; }
+  int slot_index(int pe) const noexcept {
+    return shared_slot ? members[static_cast<std::size_t>(pe)] : pe;
+  }
 };
 
 extern "C" {
@@ -55,8 +64,10 @@ int translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) noex
 int get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config,
                const char *routine) noexcept;
 
-// The team of an active set (deprecated collectives): PE_start, 2^logPE_stride, PE_size. Created
-// on first use (agreeing on its slot through pSync) and kept until shmem_finalize.
+// The team of an active set (deprecated collectives): PE_start, 2^logPE_stride, PE_size. Made on
+// first use and kept until shmem_finalize; pSync is not needed and never written.
 shoal_team *active_set(int PE_start, int logPE_stride, int PE_size, long *pSync,
                        const char *routine) noexcept;
+// The slot every active set shares (bound by the collectives at start-up).
+shoal::coll::Slot &active_sets_slot() noexcept;
 }  // namespace shoal::team

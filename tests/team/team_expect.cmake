@@ -1,0 +1,54 @@
+# Runs one case of team_errors and checks how it ends:
+#
+#   cmake -DLAUNCHER=<oshrun> [-DLAUNCHER_ARGS=a|b] -DNP=<n> -DPROGRAM=<exe> -DCASE=<arg>
+#         -DMODE=return|fatal [-DEXPECT=<regex>] [-DLIMIT=<seconds>] -P team_expect.cmake
+#
+# MODE return: the job exits 0 (every PE got the documented return value) within LIMIT
+#              seconds, and its output matches EXPECT (the library's message) when given.
+# MODE fatal:  the job exits non-zero within LIMIT seconds, its output matches EXPECT, and no
+#              PE printed "RETURNED" (went on after the error).
+# (LAUNCHER_ARGS separated by "|" as a ";" would split the CTest command line.)
+cmake_minimum_required(VERSION 3.22)
+
+foreach(v LAUNCHER NP PROGRAM CASE MODE)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "team_expect.cmake: ${v} not set")
+  endif()
+endforeach()
+if(NOT DEFINED LIMIT)
+  set(LIMIT 30)
+endif()
+if(DEFINED LAUNCHER_ARGS)
+  string(REPLACE "|" ";" LAUNCHER_ARGS "${LAUNCHER_ARGS}")
+endif()
+
+string(TIMESTAMP t0 "%s")
+execute_process(
+  COMMAND "${LAUNCHER}" ${LAUNCHER_ARGS} -np ${NP} "${PROGRAM}" "${CASE}"
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+  TIMEOUT ${LIMIT})
+string(TIMESTAMP t1 "%s")
+math(EXPR elapsed "${t1} - ${t0}")
+message("---- stdout ----\n${out}---- stderr ----\n${err}----")
+
+if(NOT rc MATCHES "^-?[0-9]+$")
+  message(FATAL_ERROR "${CASE}: the job did not end by itself within ${LIMIT} s (${rc})")
+endif()
+if(DEFINED EXPECT AND NOT EXPECT STREQUAL "" AND NOT "${out}${err}" MATCHES "${EXPECT}")
+  message(FATAL_ERROR "${CASE}: no message matching '${EXPECT}'")
+endif()
+if(MODE STREQUAL "return")
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${CASE}: exit status ${rc}; expected 0 (every PE returns the error)")
+  endif()
+elseif(MODE STREQUAL "fatal")
+  if(rc EQUAL 0)
+    message(FATAL_ERROR "${CASE}: the job exited with status 0; expected a fatal error")
+  endif()
+  if("${out}${err}" MATCHES "RETURNED")
+    message(FATAL_ERROR "${CASE}: a PE went on after the fatal error")
+  endif()
+else()
+  message(FATAL_ERROR "team_expect.cmake: MODE must be return or fatal, not ${MODE}")
+endif()
+message("${CASE}: OK (${MODE}), exit status ${rc} after ${elapsed} s")

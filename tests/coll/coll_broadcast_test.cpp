@@ -1,0 +1,136 @@
+// shmem_TYPENAME_broadcast and shmem_broadcastmem on every team of coll_test_util.hpp, run once
+// per SMA_BCAST_ALGORITHM. Team-based broadcast updates dest on every PE, the root included
+// (OpenSHMEM 1.5+); bytes past nelems stay untouched and source is not modified. Non-root PEs
+// hold different data in their source, so reading the wrong PE's source is caught.
+#include "coll_ops.hpp"
+
+using namespace shoal::test;
+using namespace shoal::test::coll;
+
+namespace {
+
+constexpr std::size_t kGuardBytes = 64;
+
+// The roots a case runs with on a team of n PEs: 0, the last and the middle one, without repeats.
+std::vector<int> roots_for(int n) {
+  std::vector<int> r{0};
+  if (n - 1 != 0) r.push_back(n - 1);
+  if (n / 2 != 0 && n / 2 != n - 1) r.push_back(n / 2);
+  return r;
+}
+
+// One broadcast of n elements of A::type from team PE `root`, checked on every member.
+// dest and source are symmetric buffers of at least n elements + kGuardBytes.
+template <class A>
+void broadcast_case(const TeamCase& t, std::size_t n, int root, unsigned salt, void* dest_buf,
+                    void* source_buf) {
+  using T = typename A::type;
+  T* dest = static_cast<T*>(dest_buf);
+  T* source = static_cast<T*>(source_buf);
+  const std::size_t bytes = n * sizeof(T);
+  const int self = t.world_pe(t.my);
+  const int root_pe = t.world_pe(root);
+  for (std::size_t i = 0; i < n; ++i) source[i] = data_value<T>(self, i, salt);
+  fill_guard(dest, 0, bytes + kGuardBytes);
+
+  const int rc = A::broadcast(t.team, dest, source, n, root);
+
+  const std::string w = where("broadcast", t, A::name, n) + " root " + std::to_string(root);
+  EXPECT_EQ(rc, 0) << w;
+  EXPECT_TRUE(check_elems(w + ": dest", dest, 0, n,
+                          [&](std::size_t i) { return data_value<T>(root_pe, i, salt); }));
+  EXPECT_TRUE(check_guard(w + ": past dest", dest, bytes, bytes + kGuardBytes));
+  EXPECT_TRUE(check_elems(w + ": source changed", source, 0, n,
+                          [&](std::size_t i) { return data_value<T>(self, i, salt); }));
+}
+
+}  // namespace
+
+// Every type of the RMA table and the mem form, on the representative teams, an odd count,
+// first and last root.
+TEST(CollBroadcast, EveryType) {
+  constexpr std::size_t n = 13;
+  SymBuffer dest(n * 16 + kGuardBytes), source(n * 16 + kGuardBytes);
+  ASSERT_TRUE(dest && source);
+  for (const TeamCase* t : representative_teams()) {
+    if (!t->member) continue;
+    unsigned salt = team_salt(1, *t);
+    for (int root : {0, t->size - 1}) {
+#define SHOAL_RUN(TN, T) broadcast_case<Rma_##TN>(*t, n, root, salt++, dest.get(), source.get());
+      SMA_RMA_TYPES(SHOAL_RUN)
+#undef SHOAL_RUN
+      broadcast_case<Rma_mem>(*t, n, root, salt++, dest.get(), source.get());
+    }
+  }
+  shmem_barrier_all();
+}
+
+// Every team, sizes 0, 1, odd and a few KiB, every root position.
+TEST(CollBroadcast, EveryTeamSizeAndRoot) {
+  const std::size_t counts[] = {0, 1, 7, 1001};
+  SymBuffer dest(1001 * 8 + kGuardBytes), source(1001 * 8 + kGuardBytes);
+  ASSERT_TRUE(dest && source);
+  for (const TeamCase* t : all_teams()) {
+    if (!t->member) continue;
+    unsigned salt = team_salt(100, *t);
+    for (int root : roots_for(t->size))
+      for (std::size_t n : counts) {
+        broadcast_case<Rma_int64>(*t, n, root, salt++, dest.get(), source.get());
+        broadcast_case<Rma_mem>(*t, n + (n > 1 ? 2 : 0), root, salt++, dest.get(),
+                                source.get());
+      }
+  }
+  shmem_barrier_all();
+}
+
+// Above the scratch: 300,001 bytes and 37,501 doubles, on the world and split teams.
+TEST(CollBroadcast, LargerThanScratch) {
+  const std::size_t nd = odd_count_for<double>(kLargeBytes);
+  const std::size_t cap = std::max(nd * sizeof(double), kLargeBytes + 1) + kGuardBytes;
+  SymBuffer dest(cap), source(cap);
+  ASSERT_TRUE(dest && source);
+  for (const TeamCase* t : large_teams()) {
+    if (!t->member) continue;
+    unsigned salt = team_salt(500, *t);
+    broadcast_case<Rma_mem>(*t, kLargeBytes + 1, t->size / 2, salt++, dest.get(), source.get());
+    broadcast_case<Rma_double>(*t, nd, t->size - 1, salt++, dest.get(), source.get());
+  }
+  shmem_barrier_all();
+}
+
+// 50 broadcasts in a row into one dest, the root moving and the data changing each time, no
+// barrier between them; then a chain where the dest of one broadcast is the source of the next.
+TEST(CollBroadcast, BackToBack) {
+  constexpr std::size_t n = 61;
+  SymBuffer a(n * sizeof(std::uint32_t) + kGuardBytes), b(n * sizeof(std::uint32_t) + kGuardBytes);
+  ASSERT_TRUE(a && b);
+  std::vector<const TeamCase*> ts{&teams().front()};
+  if (const TeamCase* s = large_teams().back(); s != ts.front()) ts.push_back(s);
+  for (const TeamCase* t : ts) {
+    if (!t->member) continue;
+    for (int k = 0; k < 50; ++k)
+      broadcast_case<Rma_uint32>(*t, n, k % t->size, 1000u + static_cast<unsigned>(k), a.get(),
+                                 b.get());
+
+    // Chain: root r broadcasts its `in`; every PE's `out` then holds the same data and becomes
+    // the source of the next broadcast (root r + 1), with nothing in between.
+    auto* x = a.as<std::uint32_t>();
+    auto* y = b.as<std::uint32_t>();
+    const int root0_pe = t->world_pe(0);
+    for (std::size_t i = 0; i < n; ++i) x[i] = data_value<std::uint32_t>(t->world_pe(t->my), i, 77);
+    for (int k = 0; k < 20; ++k) {
+      std::uint32_t* in = (k % 2 == 0) ? x : y;
+      std::uint32_t* out = (k % 2 == 0) ? y : x;
+      const int root = k % t->size;
+      const int rc = shmem_uint32_broadcast(t->team, out, in, n, root);
+      EXPECT_EQ(rc, 0);
+      // Round 0 spreads team PE 0's data; every later round rebroadcasts it.
+      EXPECT_TRUE(check_elems(where("broadcast chain", *t, "uint32", n) + " step " +
+                                  std::to_string(k),
+                              out, 0, n, [&](std::size_t i) {
+                                return data_value<std::uint32_t>(root0_pe, i, 77);
+                              }));
+    }
+  }
+  shmem_barrier_all();
+}

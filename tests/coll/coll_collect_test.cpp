@@ -1,0 +1,172 @@
+// shmem_TYPENAME_collect / shmem_collectmem (per-PE counts may differ, zero included) and
+// shmem_TYPENAME_fcollect / shmem_fcollectmem on every team of coll_test_util.hpp, run once per
+// algorithm with SMA_COLLECT_ALGORITHM and SMA_FCOLLECT_ALGORITHM set to it. dest receives the
+// blocks of team PEs 0..N-1 concatenated in team order; bytes past the total stay untouched.
+#include "coll_ops.hpp"
+
+#include <numeric>
+
+using namespace shoal::test;
+using namespace shoal::test::coll;
+
+namespace {
+
+constexpr std::size_t kGuardBytes = 64;
+
+// Count patterns of collect: element count of team PE j on a team of n.
+enum class Pattern { all_zero, all_one, ramp_with_zeros, odd_varying, one_pe_only };
+const char* pattern_name(Pattern p) {
+  switch (p) {
+    case Pattern::all_zero: return "all zero";
+    case Pattern::all_one: return "all one";
+    case Pattern::ramp_with_zeros: return "ramp with zeros";
+    case Pattern::odd_varying: return "odd varying";
+    case Pattern::one_pe_only: return "last PE only";
+  }
+  return "?";
+}
+std::size_t count_of(Pattern p, int j, int n, std::size_t scale) {
+  switch (p) {
+    case Pattern::all_zero: return 0;
+    case Pattern::all_one: return 1;
+    case Pattern::ramp_with_zeros: return static_cast<std::size_t>(j % 3 == 1 ? 0 : j + 1) * scale;
+    case Pattern::odd_varying: return (static_cast<std::size_t>(2 * j + 1) * scale) | 1u;
+    case Pattern::one_pe_only: return j == n - 1 ? scale : 0;
+  }
+  return 0;
+}
+
+// One collect with counts[j] elements from team PE j (fixed: fcollect, every count equal).
+template <class A, bool Fixed>
+void gather_case(const TeamCase& t, const std::vector<std::size_t>& counts, unsigned salt,
+                 void* dest_buf, void* source_buf, const std::string& label) {
+  using T = typename A::type;
+  T* dest = static_cast<T*>(dest_buf);
+  T* source = static_cast<T*>(source_buf);
+  const std::size_t mine = counts[static_cast<std::size_t>(t.my)];
+  const std::size_t total = std::accumulate(counts.begin(), counts.end(), std::size_t{0});
+  const int self = t.world_pe(t.my);
+  for (std::size_t i = 0; i < mine; ++i) source[i] = data_value<T>(self, i, salt);
+  fill_guard(dest, 0, total * sizeof(T) + kGuardBytes);
+
+  const int rc = Fixed ? A::fcollect(t.team, dest, source, mine)
+                       : A::collect(t.team, dest, source, mine);
+
+  const std::string w =
+      where(Fixed ? "fcollect" : "collect", t, A::name, mine) + " " + label;
+  EXPECT_EQ(rc, 0) << w;
+  std::size_t at = 0;
+  for (int j = 0; j < t.size; ++j) {
+    const std::size_t cj = counts[static_cast<std::size_t>(j)];
+    const int pe = t.world_pe(j);
+    EXPECT_TRUE(check_elems(w + ": block of team PE " + std::to_string(j), dest, at, at + cj,
+                            [&](std::size_t i) { return data_value<T>(pe, i - at, salt); }));
+    at += cj;
+  }
+  EXPECT_TRUE(check_guard(w + ": past dest", dest, total * sizeof(T),
+                          total * sizeof(T) + kGuardBytes));
+  EXPECT_TRUE(check_elems(w + ": source changed", source, 0, mine,
+                          [&](std::size_t i) { return data_value<T>(self, i, salt); }));
+}
+
+template <class A>
+void fcollect_case(const TeamCase& t, std::size_t n, unsigned salt, void* dest, void* source) {
+  gather_case<A, true>(t, std::vector<std::size_t>(static_cast<std::size_t>(t.size), n), salt,
+                       dest, source, "");
+}
+
+template <class A>
+void collect_case(const TeamCase& t, Pattern p, std::size_t scale, unsigned salt, void* dest,
+                  void* source) {
+  std::vector<std::size_t> counts;
+  for (int j = 0; j < t.size; ++j) counts.push_back(count_of(p, j, t.size, scale));
+  gather_case<A, false>(t, counts, salt, dest, source,
+                        std::string("(") + pattern_name(p) + ")");
+}
+
+}  // namespace
+
+// Every RMA type and the mem form, on the representative teams.
+TEST(CollCollect, EveryType) {
+  SymBuffer dest(64 * 1024), source(4 * 1024);
+  ASSERT_TRUE(dest && source);
+  for (const TeamCase* t : representative_teams()) {
+    if (!t->member) continue;
+    unsigned salt = team_salt(1, *t);
+#define SHOAL_RUN(TN, T)                                                                   \
+  collect_case<Rma_##TN>(*t, Pattern::odd_varying, 1, salt++, dest.get(), source.get()); \
+  fcollect_case<Rma_##TN>(*t, 5, salt++, dest.get(), source.get());
+    SMA_RMA_TYPES(SHOAL_RUN)
+#undef SHOAL_RUN
+    collect_case<Rma_mem>(*t, Pattern::odd_varying, 3, salt++, dest.get(), source.get());
+    fcollect_case<Rma_mem>(*t, 13, salt++, dest.get(), source.get());
+  }
+  shmem_barrier_all();
+}
+
+// Every team with every count pattern (collect) and sizes 0, 1, odd, a few hundred (fcollect).
+TEST(CollCollect, EveryTeamAndSize) {
+  SymBuffer dest(64 * 1024), source(8 * 1024);
+  ASSERT_TRUE(dest && source);
+  for (const TeamCase* t : all_teams()) {
+    if (!t->member) continue;
+    unsigned salt = team_salt(100, *t);
+    for (Pattern p : {Pattern::all_zero, Pattern::all_one, Pattern::ramp_with_zeros,
+                      Pattern::odd_varying, Pattern::one_pe_only})
+      collect_case<Rma_int32>(*t, p, 5, salt++, dest.get(), source.get());
+    collect_case<Rma_mem>(*t, Pattern::ramp_with_zeros, 37, salt++, dest.get(), source.get());
+    for (std::size_t n : {0, 1, 13, 257}) {
+      fcollect_case<Rma_int64>(*t, n, salt++, dest.get(), source.get());
+      fcollect_case<Rma_mem>(*t, n == 0 ? 0 : n + 2, salt++, dest.get(), source.get());
+    }
+  }
+  shmem_barrier_all();
+}
+
+// Totals above the scratch: fcollect of kLargeBytes in all (and kLargeBytes per PE on the
+// smaller teams), collect with uneven large blocks and with one PE sending everything.
+TEST(CollCollect, LargerThanScratch) {
+  const std::size_t n = static_cast<std::size_t>(npes());
+  SymBuffer dest(3 * kLargeBytes + n * 64 * 1024 + kGuardBytes), source(kLargeBytes + 64 * 1024);
+  ASSERT_TRUE(dest && source);
+  for (const TeamCase* t : large_teams()) {
+    if (!t->member) continue;
+    unsigned salt = team_salt(500, *t);
+    const std::size_t size = static_cast<std::size_t>(t->size);
+    // fcollect: the team gathers > kLargeBytes in total; on small teams each PE sends that much.
+    const std::size_t per_pe = size <= 3 ? kLargeBytes + 1 : (kLargeBytes / size) | 1u;
+    fcollect_case<Rma_mem>(*t, per_pe, salt++, dest.get(), source.get());
+    fcollect_case<Rma_double>(*t, odd_count_for<double>(per_pe), salt++, dest.get(),
+                              source.get());
+    // collect: uneven blocks around kLargeBytes / size, with a zero block when size > 2.
+    std::vector<std::size_t> counts;
+    for (std::size_t j = 0; j < size; ++j)
+      counts.push_back(size > 2 && j == 1 ? 0 : kLargeBytes / size + 97 * j + 1);
+    gather_case<Rma_mem, false>(*t, counts, salt++, dest.get(), source.get(), "(uneven large)");
+    collect_case<Rma_mem>(*t, Pattern::one_pe_only, kLargeBytes + 3, salt++, dest.get(),
+                          source.get());
+  }
+  shmem_barrier_all();
+}
+
+// 50 fcollects in a row into one dest with changing data, checked after each, no barriers;
+// then 30 collects with changing counts into one dest.
+TEST(CollCollect, BackToBack) {
+  SymBuffer dest(64 * 1024), source(4 * 1024);
+  ASSERT_TRUE(dest && source);
+  std::vector<const TeamCase*> ts{&teams().front()};
+  if (const TeamCase* s = large_teams().back(); s != ts.front()) ts.push_back(s);
+  for (const TeamCase* t : ts) {
+    if (!t->member) continue;
+    for (unsigned k = 0; k < 50; ++k)
+      fcollect_case<Rma_uint64>(*t, 1 + k % 17, 1000 + k, dest.get(), source.get());
+    for (unsigned k = 0; k < 30; ++k) {
+      std::vector<std::size_t> counts;
+      for (int j = 0; j < t->size; ++j)
+        counts.push_back(static_cast<std::size_t>((j * 7 + static_cast<int>(k) * 3) % 11));
+      gather_case<Rma_int16, false>(*t, counts, 2000 + k, dest.get(), source.get(),
+                                    "(back to back " + std::to_string(k) + ")");
+    }
+  }
+  shmem_barrier_all();
+}

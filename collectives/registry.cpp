@@ -37,11 +37,12 @@ const char *const kKeys[] = {
 #undef SMA_KEY
 };
 
-// The built-in rules (`auto`). Thresholds from measurements on one node (docs/collectives.md).
+// The built-in rules (`auto`). On one node the tree and doubling algorithms win up to large
+// sizes (bench/coll_bench.c); the bandwidth-oriented ones only pay off on larger teams.
 const char *const kAutoRules[] = {
     "dissemination",                                              // barrier
-    "binomial:bytes<=16k,scatter_allgather:pes>2,binomial",       // broadcast
-    "recursive_doubling:bytes<=16k,rabenseifner:pes>2,recursive_doubling",  // reduce
+    "binomial:bytes<=512k,scatter_allgather:pes>4,binomial",      // broadcast
+    "recursive_doubling:bytes<=64k,rabenseifner:pes>4,recursive_doubling",  // reduce
     "recursive_doubling:bytes<=4k,ring",                          // collect
     "recursive_doubling:bytes<=4k,ring",                          // fcollect
     "pairwise",                                                   // alltoall

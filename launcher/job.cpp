@@ -1,5 +1,7 @@
 #include "job.hpp"
 
+#include <sched.h>
+
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -96,6 +98,24 @@ class Job {
     return ok;
   }
 
+  // The CPU PE `rank` is bound to, or -1. Binding keeps the PEs of a small job on different
+  // cores: their waits yield the CPU, so the kernel's balancer would otherwise often leave two
+  // PEs sharing one core, and every exchange between them would cost a context switch.
+  int cpu_for(int rank) const {
+    using Binding = Options::Binding;
+    if (config_.options.bind_to == Binding::none) return -1;
+    cpu_set_t allowed;
+    if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return -1;
+    std::vector<int> cpus;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+    if (cpus.empty()) return -1;
+    if (config_.options.bind_to == Binding::automatic &&
+        config_.options.np > static_cast<int>(cpus.size()))
+      return -1;
+    return cpus[static_cast<std::size_t>(rank) % cpus.size()];
+  }
+
   bool spawn_pe(int rank, char *const *argv, int stdin_fd, std::string &error) {
     if (!host_.register_client(rank, error)) return false;
     CEnvironment env(config_.environment);
@@ -110,6 +130,7 @@ class Job {
     req.stdin_fd = stdin_fd;
     req.stdout_fd = out;
     req.stderr_fd = err;
+    req.cpu = cpu_for(rank);
     const bool ok = procs_.spawn(req, [&](pid_t pid) { host_.set_pid(rank, pid); }, error);
     ::close(out);
     ::close(err);

@@ -87,6 +87,12 @@ ParseResult parse_options(int argc, char **argv) {
       if (!valid_env_name(v.substr(0, v.find('='))))
         return fail("invalid environment variable name in '-x " + std::string(v) + "'");
       opt.exports.emplace_back(v);
+    } else if (is_one_of(name, {"--bind-to", "-bind-to"})) {
+      const auto v = take_value();
+      if (v && *v == "core") opt.bind_to = Options::Binding::core;
+      else if (v && *v == "none") opt.bind_to = Options::Binding::none;
+      else if (v && *v == "auto") opt.bind_to = Options::Binding::automatic;
+      else return fail("option '--bind-to' needs core, none or auto");
     } else if (!inline_value && is_one_of(arg, {"--tag-output", "-tag-output"})) {
       opt.tag_output = true;
     } else if (!inline_value && is_one_of(arg, {"--help", "-h"})) {
@@ -119,6 +125,9 @@ std::string usage_text() {
          "  -x VAR             pass the current value of VAR to the PEs\n"
          "  -x VAR=value       set VAR to value in the PEs' environment\n"
          "  --tag-output       prefix every line of PE output with \"[PE n] \"\n"
+         "  --bind-to core|none|auto\n"
+         "                     core: bind PE k to the k-th usable CPU (round robin); none: do not\n"
+         "                     bind; auto (default): core when PEs do not outnumber CPUs\n"
          "  --help             show this help and exit\n"
          "  --version          show the version and exit\n"
          "  --allow-run-as-root, --oversubscribe\n"

@@ -12,6 +12,9 @@ struct Options {
   // -x arguments in the order given: "VAR" (export oshrun's current value) or "VAR=value".
   std::vector<std::string> exports;
   bool tag_output = false;
+  // --bind-to: core binds PE k to the k-th CPU oshrun may use (round robin); none leaves the
+  // scheduler free; automatic binds when there are at least as many CPUs as PEs.
+  enum class Binding { automatic, core, none } bind_to = Binding::automatic;
   // The program and its arguments; never empty after a successful parse.
   std::vector<std::string> program;
 };

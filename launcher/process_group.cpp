@@ -1,6 +1,7 @@
 #include "process_group.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -47,6 +48,12 @@ void close_fds_from(int first) {
   // PMIx's sockets and every other descriptor of oshrun stay out of the PE.
   close_fds_from(3);
   signals.restore_in_child();
+  if (req.cpu >= 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(req.cpu, &set);
+    (void)::sched_setaffinity(0, sizeof set, &set);  // best effort: a PE runs unbound otherwise
+  }
 
   ::execve(req.path, req.argv, req.envp);
   const int err = errno;

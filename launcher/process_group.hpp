@@ -22,6 +22,7 @@ struct SpawnRequest {
   char *const *argv = nullptr;
   char *const *envp = nullptr;
   int stdin_fd = -1, stdout_fd = -1, stderr_fd = -1;  // become the PE's 0, 1 and 2
+  int cpu = -1;  // bind the PE to this CPU before exec; -1: inherit oshrun's affinity
 };
 
 struct PeExit {

@@ -34,6 +34,17 @@ shoal_team *member_team(shmem_team_t handle, const char *routine) noexcept {
   return team;
 }
 
+// The arguments every collective with a per-PE vector has in common.
+Args vector_args(void *dest, const void *source, std::size_t nelems, std::size_t elem_size) {
+  Args args;
+  args.dest = dest;
+  args.source = source;
+  args.nelems = nelems;
+  args.elem_size = elem_size;
+  args.message_bytes = nelems * elem_size;
+  return args;
+}
+
 void run(Collective c, shoal_team &team, Args &args, const char *routine) noexcept {
   Channel channel(team, routine);
   const Algorithm &algorithm = select(c, team.n_pes, args);
@@ -114,13 +125,8 @@ int broadcast(shoal_team *handle, void *dest, const void *source, std::size_t ne
     if (dest != source) std::memmove(dest, source, nelems * elem_size);
     return 0;
   }
-  Args args;
-  args.dest = dest;
-  args.source = source;
-  args.nelems = nelems;
-  args.elem_size = elem_size;
+  Args args = vector_args(dest, source, nelems, elem_size);
   args.root = root;
-  args.message_bytes = args.bytes();
   run(Collective::broadcast, *team, args, routine);
   return 0;
 }
@@ -170,14 +176,9 @@ int alltoalls(shoal_team *handle, void *dest, const void *source, std::ptrdiff_t
     return -1;
   }
   if (nelems == 0) return 0;
-  Args args;
-  args.dest = dest;
-  args.source = source;
-  args.nelems = nelems;
-  args.elem_size = elem_size;
+  Args args = vector_args(dest, source, nelems, elem_size);
   args.dst_stride = dst;
   args.sst_stride = sst;
-  args.message_bytes = args.bytes();
   if (team->n_pes == 1) {
     Channel self(*team, routine);
     self.put_strided(dest, source, dst, sst, nelems, elem_size, 0);
@@ -201,13 +202,8 @@ int reduce(shoal_team *handle, void *dest, const void *source, std::size_t nredu
     if (dest != source) std::memmove(dest, source, nreduce * elem_size);
     return 0;
   }
-  Args args;
-  args.dest = dest;
-  args.source = source;
-  args.nelems = nreduce;
-  args.elem_size = elem_size;
+  Args args = vector_args(dest, source, nreduce, elem_size);
   args.combine = combine;
-  args.message_bytes = args.bytes();
   run(Collective::reduce, *team, args, routine);
   return 0;
 }
@@ -222,14 +218,9 @@ int scan(shoal_team *handle, void *dest, const void *source, std::size_t nelems,
     else if (dest != source) std::memmove(dest, source, nelems * elem_size);
     return 0;
   }
-  Args args;
-  args.dest = dest;
-  args.source = source;
-  args.nelems = nelems;
-  args.elem_size = elem_size;
+  Args args = vector_args(dest, source, nelems, elem_size);
   args.combine = combine;
   args.exclusive = exclusive;
-  args.message_bytes = args.bytes();
   run(Collective::scan, *team, args, routine);
   return 0;
 }

@@ -60,6 +60,16 @@ shoal_team *make_team(const std::vector<int> &members, int slot, const shmem_tea
   return raw;
 }
 
+// The parent of a split, or null after an error (not a team, or this PE is not in it).
+shoal_team *parent_team(shmem_team_t handle, const char *routine) {
+  shoal_team *parent = lookup(handle, routine);
+  if (parent != nullptr && parent->my_pe < 0) {
+    SMA_LOG_ERROR("team", "{}: PE {} is not a member of the parent team", routine, g_runtime->my_pe);
+    return nullptr;
+  }
+  return parent;
+}
+
 std::string slots_exhausted(const char *routine) {
   return fmt::format("{}: no free team slot: at most SMA_TEAMS_MAX={} teams made by splits can "
                      "be alive at once (raise SMA_TEAMS_MAX, or destroy teams no longer needed)",
@@ -76,12 +86,8 @@ int split_strided(shmem_team_t parent_handle, int start, int stride, int size,
     return -1;
   }
   *new_team = SHMEM_TEAM_INVALID;
-  shoal_team *parent = lookup(parent_handle, routine);
+  shoal_team *parent = parent_team(parent_handle, routine);
   if (parent == nullptr) return -1;
-  if (parent->my_pe < 0) {
-    SMA_LOG_ERROR("team", "{}: PE {} is not a member of the parent team", routine, g_runtime->my_pe);
-    return -1;
-  }
   const std::vector<int> members = strided_members(*parent, start, stride, size);
   if (members.empty()) {
     // Every PE of the parent sees the same arguments and returns here together.
@@ -111,12 +117,8 @@ int split_2d(shmem_team_t parent_handle, int xrange, const shmem_team_config_t *
     return -1;
   }
   *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
-  shoal_team *parent = lookup(parent_handle, routine);
+  shoal_team *parent = parent_team(parent_handle, routine);
   if (parent == nullptr) return -1;
-  if (parent->my_pe < 0) {
-    SMA_LOG_ERROR("team", "{}: PE {} is not a member of the parent team", routine, g_runtime->my_pe);
-    return -1;
-  }
   if (xrange < 1) {
     SMA_LOG_ERROR("team", "{}: xrange {} must be at least 1", routine, xrange);
     return -1;

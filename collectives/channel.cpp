@@ -86,6 +86,26 @@ void Channel::await(int peer) noexcept {
   wait_counter(&s.arrived[from], ++s.received[from]);
 }
 
+bool Channel::has_mailboxes() const noexcept {
+  const Slot &s = team_.channel_slot();
+  for (int pe = 0; pe < size_; ++pe)
+    if (team_.slot_index(pe) >= s.box_peers) return false;
+  return true;
+}
+
+std::byte *Channel::next_outbox(int peer) noexcept {
+  Slot &s = team_.channel_slot();
+  const std::uint64_t parity = s.boxes_out[team_.slot_index(peer)]++ & 1;
+  return s.boxes + (static_cast<std::size_t>(team_.slot_index(rank_)) * 2 + parity) * kBoxBytes;
+}
+
+const std::byte *Channel::next_inbox(int peer) noexcept {
+  Slot &s = team_.channel_slot();
+  const int from = team_.slot_index(peer);
+  const std::uint64_t parity = s.boxes_in[from]++ & 1;
+  return s.boxes + (static_cast<std::size_t>(from) * 2 + parity) * kBoxBytes;
+}
+
 void Channel::grant(int peer) noexcept {
   Slot &s = team_.channel_slot();
   // Our reads of the buffer being released are done: they happened before this store.

@@ -42,7 +42,7 @@ const char *const kKeys[] = {
 const char *const kAutoRules[] = {
     "dissemination",                                              // barrier
     "binomial:bytes<=512k,scatter_allgather:pes>4,binomial",      // broadcast
-    "recursive_doubling:bytes<=64k,rabenseifner:pes>4,recursive_doubling",  // reduce
+    "mailbox,recursive_doubling:bytes<=64k,rabenseifner:pes>4,recursive_doubling",  // reduce
     "recursive_doubling:bytes<=4k,ring",                          // collect
     "recursive_doubling:bytes<=4k,ring",                          // fcollect
     "pairwise",                                                   // alltoall

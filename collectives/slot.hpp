@@ -12,6 +12,10 @@ namespace shoal::coll {
 
 // Words of a bit set with one bit per slot (SMA_TEAMS_MAX is at most 1024).
 constexpr int kMaskWords = 16;
+// Mailboxes: two boxes of kBoxBytes per sending PE (slot index below kBoxPeers), used in
+// alternation, so a message of an exchange needs no credit (Channel::next_outbox).
+constexpr std::size_t kBoxBytes = 128;
+constexpr int kBoxPeers = 256;
 
 struct Slot {
   int index = -1;                     // which slot of the area; -1: none (not a member)
@@ -19,6 +23,8 @@ struct Slot {
   std::uint64_t *granted = nullptr;   // [team PE i]: credits team PE i has granted this PE
   std::uint64_t *counts = nullptr;    // [team PE i]: collect's element count of team PE i
   std::uint64_t *masks = nullptr;     // kMaskWords: OR of members' slots in use (team splits)
+  std::byte *boxes = nullptr;         // [sender][2] mailboxes of kBoxBytes
+  int box_peers = 0;                  // senders with mailboxes (slot indices below this)
   std::byte *scratch = nullptr;       // symmetric scratch of the team
   std::size_t scratch_bytes = 0;
   // This PE's side of every channel, one entry per team PE (local memory, never remote).
@@ -26,6 +32,8 @@ struct Slot {
   std::vector<std::uint64_t> received;    // notifications of team PE i consumed here
   std::vector<std::uint64_t> grants_out;  // credits granted to team PE i
   std::vector<std::uint64_t> grants_in;   // credits of team PE i consumed here
+  std::vector<std::uint64_t> boxes_out;   // mailbox messages sent to team PE i
+  std::vector<std::uint64_t> boxes_in;    // mailbox messages of team PE i read here
 };
 
 }  // namespace shoal::coll

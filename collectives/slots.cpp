@@ -11,6 +11,10 @@ namespace {
 constexpr std::size_t kAlign = 64;  // cache line: counters of different slots never share one
 std::size_t align_up(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 constexpr std::size_t kMaskBytes = kMaskWords * sizeof(std::uint64_t);
+// Two mailboxes per sending PE, for the first kBoxPeers PEs.
+std::size_t box_area(int world_pes) {
+  return static_cast<std::size_t>(std::min(world_pes, kBoxPeers)) * 2 * kBoxBytes;
+}
 
 struct Area {
   std::byte *base = nullptr;
@@ -28,7 +32,8 @@ Area g_area;
 std::size_t area_bytes(const Config &config, int world_pes) noexcept {
   const std::size_t flags = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
   const std::size_t scratch = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
-  return (config.teams_max + kReservedSlots) * (3 * flags + kMaskBytes + scratch);
+  return (config.teams_max + kReservedSlots) *
+         (3 * flags + kMaskBytes + box_area(world_pes) + scratch);
 }
 
 void attach(std::byte *area, const Config &config, int world_pes) noexcept {
@@ -37,7 +42,7 @@ void attach(std::byte *area, const Config &config, int world_pes) noexcept {
   g_area.world_pes = world_pes;
   g_area.flags_bytes = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
   g_area.scratch_bytes = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
-  g_area.slot_bytes = 3 * g_area.flags_bytes + kMaskBytes + g_area.scratch_bytes;
+  g_area.slot_bytes = 3 * g_area.flags_bytes + kMaskBytes + box_area(world_pes) + g_area.scratch_bytes;
   g_area.used.assign(kMaskWords, 0);
 }
 
@@ -62,7 +67,9 @@ void bind(Slot &slot, int index, int team_pes, bool clear) noexcept {
   slot.granted = reinterpret_cast<std::uint64_t *>(base + g_area.flags_bytes);
   slot.counts = reinterpret_cast<std::uint64_t *>(base + 2 * g_area.flags_bytes);
   slot.masks = reinterpret_cast<std::uint64_t *>(base + 3 * g_area.flags_bytes);
-  slot.scratch = base + 3 * g_area.flags_bytes + kMaskBytes;
+  slot.boxes = base + 3 * g_area.flags_bytes + kMaskBytes;
+  slot.box_peers = std::min(g_area.world_pes, kBoxPeers);
+  slot.scratch = slot.boxes + box_area(g_area.world_pes);
   slot.scratch_bytes = g_area.scratch_bytes;
   const auto n = static_cast<std::size_t>(team_pes);
   if (clear) std::memset(base, 0, 2 * g_area.flags_bytes);
@@ -70,6 +77,8 @@ void bind(Slot &slot, int index, int team_pes, bool clear) noexcept {
   slot.received.assign(n, 0);
   slot.grants_out.assign(n, 0);
   slot.grants_in.assign(n, 0);
+  slot.boxes_out.assign(n, 0);
+  slot.boxes_in.assign(n, 0);
   g_area.used[static_cast<std::size_t>(index) / 64] |= std::uint64_t{1} << (index % 64);
 }
 

@@ -8,5 +8,7 @@ scripts/build.sh
 bin=${BUILD_DIR:-build}/bin
 "$bin/oshcc" examples/hello.c -o "$bin/hello"
 "$bin/oshcc" examples/circular_shift.c -o "$bin/circular_shift"
+"$bin/oshcc" examples/team_reduce.c -o "$bin/team_reduce"
 "$bin/oshrun" -np 4 "$bin/hello"
 "$bin/oshrun" -np 4 "$bin/circular_shift"
+"$bin/oshrun" -np 4 "$bin/team_reduce"

@@ -21,6 +21,13 @@ int Channel::world_pe(int team_pe) const noexcept { return team_.world_pe(team_p
 std::byte *Channel::scratch() const noexcept { return team_.channel_slot().scratch; }
 std::size_t Channel::scratch_bytes() const noexcept { return team_.channel_slot().scratch_bytes; }
 
+std::byte *Channel::mapped(const void *symmetric, int peer) const noexcept {
+  const Runtime &rt = *g_runtime;
+  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(symmetric) - rt.heap_base;
+  std::byte *heap = rt.peers[static_cast<std::size_t>(world_pe(peer))].heap_mapped;
+  return offset < rt.heap_size && heap ? heap + offset : nullptr;
+}
+
 void Channel::put(void *dest, const void *source, std::size_t bytes, int peer) noexcept {
   if (bytes == 0) return;
   if (peer == rank_) {

@@ -38,6 +38,11 @@ class Channel {
   std::byte *scratch() const noexcept;
   std::size_t scratch_bytes() const noexcept;
 
+  // Where the symmetric heap object `symmetric` of team PE `peer` is mapped in this process
+  // (loads and stores reach that PE's memory), or null when it is not: the peer is on another
+  // node, shared memory is off, or the address is not in the symmetric heap.
+  std::byte *mapped(const void *symmetric, int peer) const noexcept;
+
   // Copies bytes from local memory to the symmetric address `dest` of team PE `peer` (or, for
   // peer == rank(), locally). Complete at the source on return; visible at the peer after the
   // next notify(peer).

@@ -45,8 +45,25 @@ Args vector_args(void *dest, const void *source, std::size_t nelems, std::size_t
   return args;
 }
 
+bool in_heap(const void *p) noexcept {
+  return reinterpret_cast<std::uintptr_t>(p) - g_runtime->heap_base < g_runtime->heap_size;
+}
+
+// Whether every member of the team has its heap mapped here (worked out once per team).
+bool heaps_mapped(shoal_team &team) noexcept {
+  if (team.heaps_mapped < 0) {
+    bool all = true;
+    for (const int pe : team.members)
+      all = all && g_runtime->peers[static_cast<std::size_t>(pe)].heap_mapped != nullptr;
+    team.heaps_mapped = all ? 1 : 0;
+  }
+  return team.heaps_mapped == 1;
+}
+
 void run(Collective c, shoal_team &team, Args &args, const char *routine) noexcept {
   Channel channel(team, routine);
+  args.direct = heaps_mapped(team) && (args.dest == nullptr || in_heap(args.dest)) &&
+                (args.source == nullptr || in_heap(args.source));
   const Algorithm &algorithm = select(c, team.n_pes, args);
   SMA_LOG_DEBUG("coll", "{}: {} on {} PEs, {} bytes: {}", routine, collective_name(c), team.n_pes,
                 args.message_bytes, algorithm.name);

@@ -21,6 +21,8 @@ struct shoal_team {
   // after another in an order consistent with its peers'.
   shoal::coll::Slot *shared_slot = nullptr;
   bool predefined = false;   // SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED: never destroyed
+  // Whether every member's symmetric heap is mapped in this process; -1 until first asked.
+  signed char heaps_mapped = -1;
 
   // The world PE of team PE `pe`, or -1 when pe is not a PE of the team.
   int world_pe(int pe) const noexcept {

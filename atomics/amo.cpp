@@ -10,28 +10,6 @@
 namespace shoal::amo {
 namespace {
 
-template <typename Word>
-Word cpu_execute(Op op, Word *p, Word value, Word compare) noexcept {
-  constexpr int order = __ATOMIC_SEQ_CST;
-  switch (op) {
-    case Op::fetch: return __atomic_load_n(p, order);
-    case Op::set: __atomic_store_n(p, value, order); return 0;
-    case Op::swap: return __atomic_exchange_n(p, value, order);
-    case Op::compare_swap:
-      __atomic_compare_exchange_n(p, &compare, value, false, order, order);
-      return compare;  // the value found, whether or not it was replaced
-    case Op::fetch_add:
-    case Op::add: return __atomic_fetch_add(p, value, order);
-    case Op::fetch_and:
-    case Op::bit_and: return __atomic_fetch_and(p, value, order);
-    case Op::fetch_or:
-    case Op::bit_or: return __atomic_fetch_or(p, value, order);
-    case Op::fetch_xor:
-    case Op::bit_xor: return __atomic_fetch_xor(p, value, order);
-  }
-  return 0;
-}
-
 ucp_atomic_op_t ucx_opcode(Op op) noexcept {
   switch (op) {
     case Op::fetch:  // UCX has no plain atomic read: add zero
@@ -74,9 +52,8 @@ void ucx_execute(shoal_ctx *ctx, Op op, const rma::Target &t, Word value, Word c
 }  // namespace
 
 template <typename Word>
-void execute(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe, Word *result,
-             bool nbi, const char *routine) noexcept {
-  (void)nbi;  // both paths complete the operation before returning
+void execute_full(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe,
+                  Word *result, const char *routine) noexcept {
   rma::check_ctx(ctx, routine);
   pe = rma::to_world(ctx, pe, routine);
   if (reinterpret_cast<std::uintptr_t>(dest) % sizeof(Word) != 0)
@@ -91,9 +68,9 @@ void execute(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe
   ucx_execute(ctx, op, t, value, compare, pe, result, routine);
 }
 
-template void execute<std::uint32_t>(shoal_ctx *, Op, void *, std::uint32_t, std::uint32_t, int,
-                                     std::uint32_t *, bool, const char *) noexcept;
-template void execute<std::uint64_t>(shoal_ctx *, Op, void *, std::uint64_t, std::uint64_t, int,
-                                     std::uint64_t *, bool, const char *) noexcept;
+template void execute_full<std::uint32_t>(shoal_ctx *, Op, void *, std::uint32_t, std::uint32_t,
+                                          int, std::uint32_t *, const char *) noexcept;
+template void execute_full<std::uint64_t>(shoal_ctx *, Op, void *, std::uint64_t, std::uint64_t,
+                                          int, std::uint64_t *, const char *) noexcept;
 
 }  // namespace shoal::amo

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "ctx/context.hpp"
+#include "rma/rma.hpp"
 
 namespace shoal::amo {
 
@@ -24,16 +25,58 @@ enum class Op : std::uint8_t {
   fetch_xor, bit_xor
 };
 
-// The operation on raw words; `result` receives the previous value for fetching operations.
-// nbi: the result is written when the context is next quieted (it may be written earlier).
+// The operation as a CPU atomic instruction on mapped memory; returns the previous value (for
+// compare_swap, the value found, whether or not it was replaced).
 template <typename Word>
-void execute(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe, Word *result,
-             bool nbi, const char *routine) noexcept;
+inline Word cpu_execute(Op op, Word *p, Word value, Word compare) noexcept {
+  constexpr int order = __ATOMIC_SEQ_CST;
+  switch (op) {
+    case Op::fetch: return __atomic_load_n(p, order);
+    case Op::set: __atomic_store_n(p, value, order); return 0;
+    case Op::swap: return __atomic_exchange_n(p, value, order);
+    case Op::compare_swap:
+      __atomic_compare_exchange_n(p, &compare, value, false, order, order);
+      return compare;
+    case Op::fetch_add:
+    case Op::add: return __atomic_fetch_add(p, value, order);
+    case Op::fetch_and:
+    case Op::bit_and: return __atomic_fetch_and(p, value, order);
+    case Op::fetch_or:
+    case Op::bit_or: return __atomic_fetch_or(p, value, order);
+    case Op::fetch_xor:
+    case Op::bit_xor: return __atomic_fetch_xor(p, value, order);
+  }
+  return 0;
+}
 
-extern template void execute<std::uint32_t>(shoal_ctx *, Op, void *, std::uint32_t, std::uint32_t,
-                                            int, std::uint32_t *, bool, const char *) noexcept;
-extern template void execute<std::uint64_t>(shoal_ctx *, Op, void *, std::uint64_t, std::uint64_t,
-                                            int, std::uint64_t *, bool, const char *) noexcept;
+// The full path: every check, then a CPU atomic on mapped memory or ucp_atomic_op_nbx.
+// `result` receives the previous value for fetching operations.
+template <typename Word>
+void execute_full(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe,
+                  Word *result, const char *routine) noexcept;
+
+extern template void execute_full<std::uint32_t>(shoal_ctx *, Op, void *, std::uint32_t,
+                                                 std::uint32_t, int, std::uint32_t *,
+                                                 const char *) noexcept;
+extern template void execute_full<std::uint64_t>(shoal_ctx *, Op, void *, std::uint64_t,
+                                                 std::uint64_t, int, std::uint64_t *,
+                                                 const char *) noexcept;
+
+// The operation on raw words. Inlined into every API entry point, where `op` is a constant: an
+// aligned target in the mapped heap of a PE on this node is one CPU atomic instruction. The
+// nonblocking forms complete at once too (their result may be written before the next quiet).
+template <typename Word>
+inline void execute(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe,
+                    Word *result, const char *routine) noexcept {
+  if (reinterpret_cast<std::uintptr_t>(dest) % sizeof(Word) == 0) [[likely]] {
+    if (std::byte *target = rma::mapped_heap(ctx, dest, sizeof(Word), pe)) [[likely]] {
+      const Word old = cpu_execute(op, reinterpret_cast<Word *>(target), value, compare);
+      if (result) *result = old;
+      return;
+    }
+  }
+  execute_full(ctx, op, dest, value, compare, pe, result, routine);
+}
 
 template <typename T>
 using WordOf = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
@@ -59,7 +102,7 @@ T fetching(shoal_ctx *ctx, Op op, const T *dest, T value, T compare, int pe,
            const char *routine) noexcept {
   WordOf<T> old{};
   execute<WordOf<T>>(ctx, op, const_cast<T *>(dest), to_word(value), to_word(compare), pe, &old,
-                     false, routine);
+                     routine);
   return from_word<T>(old);
 }
 
@@ -67,12 +110,12 @@ template <typename T>
 void fetching_nbi(shoal_ctx *ctx, Op op, T *fetch, T *dest, T value, T compare, int pe,
                   const char *routine) noexcept {
   execute<WordOf<T>>(ctx, op, const_cast<T *>(dest), to_word(value), to_word(compare), pe,
-                     reinterpret_cast<WordOf<T> *>(fetch), true, routine);
+                     reinterpret_cast<WordOf<T> *>(fetch), routine);
 }
 
 template <typename T>
 void non_fetching(shoal_ctx *ctx, Op op, T *dest, T value, int pe, const char *routine) noexcept {
-  execute<WordOf<T>>(ctx, op, dest, to_word(value), WordOf<T>{}, pe, nullptr, false, routine);
+  execute<WordOf<T>>(ctx, op, dest, to_word(value), WordOf<T>{}, pe, nullptr, routine);
 }
 
 }  // namespace shoal::amo

@@ -72,7 +72,7 @@ struct Lock {
 
 Word amo_on(const Lock &l, Op op, Word *word, Word value, Word compare, int pe) noexcept {
   Word old = 0;
-  amo::execute<Word>(&shoal_ctx_default, op, word, value, compare, pe, &old, false, l.routine);
+  amo::execute<Word>(&shoal_ctx_default, op, word, value, compare, pe, &old, l.routine);
   return old;
 }
 

@@ -50,7 +50,7 @@ void put_signal(shoal_ctx *ctx, void *dest, const void *source, std::size_t byte
       fatal(fmt::format("{}: ordering the data before the signal failed in UCX", routine));
   }
   std::atomic_thread_fence(std::memory_order_release);
-  amo::execute<std::uint64_t>(ctx, op, sig_addr, signal, 0, pe, nullptr, nbi, routine);
+  amo::execute<std::uint64_t>(ctx, op, sig_addr, signal, 0, pe, nullptr, routine);
 }
 
 void update(shoal_ctx *ctx, std::uint64_t *sig_addr, std::uint64_t signal, amo::Op op, int pe,

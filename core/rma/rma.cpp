@@ -134,13 +134,6 @@ Target resolve(const void *addr, std::size_t bytes, int pe, const char *routine)
                     as_ptr(rt->data_base), as_ptr(rt->data_base + rt->data_size)));
 }
 
-namespace {
-
-enum class Direction { put, get };
-
-// One contiguous transfer between local memory and the symmetric object `remote` of PE pe.
-// blocking: return once `local` may be reused (put) or holds the data (get); otherwise the
-// transfer completes at the next quiet.
 void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const void *remote,
               std::size_t bytes, int pe, const char *routine) noexcept {
   check_ctx(ctx, routine);
@@ -158,6 +151,8 @@ void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const v
                             : ctx->worker->track(request, routine);
   if (s != Status::ok) transport_failed(routine, pe);
 }
+
+namespace {
 
 // nblocks blocks of block_elems elements; consecutive blocks start local_stride and
 // remote_stride elements apart. Blocking: returns when every block is done (see transfer).
@@ -195,26 +190,6 @@ void transfer_strided(Direction dir, shoal_ctx *ctx, void *local, const void *re
 
 }  // namespace
 
-void put(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
-         const char *routine) noexcept {
-  transfer(Direction::put, true, ctx, const_cast<void *>(source), dest, bytes, pe, routine);
-}
-
-void get(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
-         const char *routine) noexcept {
-  transfer(Direction::get, true, ctx, dest, source, bytes, pe, routine);
-}
-
-void put_nbi(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
-             const char *routine) noexcept {
-  transfer(Direction::put, false, ctx, const_cast<void *>(source), dest, bytes, pe, routine);
-}
-
-void get_nbi(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
-             const char *routine) noexcept {
-  transfer(Direction::get, false, ctx, dest, source, bytes, pe, routine);
-}
-
 void put_strided(shoal_ctx *ctx, void *dest, const void *source, std::ptrdiff_t dest_stride,
                  std::ptrdiff_t source_stride, std::size_t block_elems, std::size_t nblocks,
                  std::size_t elem_size, int pe, const char *routine) noexcept {
@@ -229,11 +204,8 @@ void get_strided(shoal_ctx *ctx, void *dest, const void *source, std::ptrdiff_t 
                    nblocks, elem_size, pe, routine);
 }
 
-void quiet(shoal_ctx *ctx, const char *routine) noexcept {
+void quiet_ucx(shoal_ctx *ctx, const char *routine) noexcept {
   check_ctx(ctx, routine);
-  // Stores to mapped memory become visible in program order; the fence keeps the compiler and
-  // CPU from moving them past this point.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
   // The skip-if-nothing-pending shortcut is only sound with one thread per worker: under
   // SHMEM_THREAD_MULTIPLE another thread's quiet may clear the flag before this thread's
   // transfers are covered by a flush, so thread-safe workers always flush.

@@ -3,11 +3,17 @@
 // Every routine takes the context it issues on and the name of the API routine, for errors.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "ctx/context.hpp"
 #include "runtime.hpp"
+
+extern "C" {
+__attribute__((visibility("default"))) extern shoal_team shoal_team_world;
+}
 
 namespace shoal::rma {
 
@@ -29,14 +35,70 @@ void check_ctx(const shoal_ctx *ctx, const char *routine) noexcept;
 // shmem_team_create_ctx); out of range is fatal.
 int to_world(const shoal_ctx *ctx, int pe, const char *routine) noexcept;
 
-void put(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
-         const char *routine) noexcept;
-void get(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
-         const char *routine) noexcept;
-void put_nbi(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
-             const char *routine) noexcept;
-void get_nbi(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
-             const char *routine) noexcept;
+// ---- the fast path ------------------------------------------------------------------------
+// Most calls on one node are a check and a copy. They are inlined into every API entry point;
+// anything else (UCX, the data segment, contexts of other teams, errors) takes the full path.
+
+// Where [addr, addr + bytes) of world PE `pe` is mapped here, for a call on a valid context of
+// the world team whose target is in the symmetric heap of a PE on this node; null for every
+// other call (the full path then checks it and reports what is wrong).
+inline std::byte *mapped_heap(const shoal_ctx *ctx, const void *addr, std::size_t bytes,
+                              int pe) noexcept {
+  const Runtime *rt = g_runtime;
+  if (rt == nullptr || ctx == nullptr || ctx->worker == nullptr) [[unlikely]] return nullptr;
+  if (ctx->team != nullptr && ctx->team != &shoal_team_world) return nullptr;
+  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(rt->n_pes)) [[unlikely]] return nullptr;
+  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(addr) - rt->heap_base;
+  if (offset >= rt->heap_size || bytes > rt->heap_size - offset) return nullptr;
+  std::byte *heap = rt->peers[static_cast<std::size_t>(pe)].heap_mapped;
+  return heap ? heap + offset : nullptr;
+}
+
+// memcpy with the common small sizes unrolled, so an 8-byte put is one store.
+inline void copy(void *dest, const void *source, std::size_t bytes) noexcept {
+  switch (bytes) {
+    case 8: std::memcpy(dest, source, 8); return;
+    case 4: std::memcpy(dest, source, 4); return;
+    case 16: std::memcpy(dest, source, 16); return;
+    case 1: std::memcpy(dest, source, 1); return;
+    case 2: std::memcpy(dest, source, 2); return;
+    default: std::memcpy(dest, source, bytes);
+  }
+}
+
+enum class Direction { put, get };
+
+// The full path of one contiguous transfer between local memory and the symmetric object
+// `remote` of PE pe (counted in the context's team). blocking: return once `local` may be reused
+// (put) or holds the data (get); otherwise the transfer completes at the next quiet.
+void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const void *remote,
+              std::size_t bytes, int pe, const char *routine) noexcept;
+
+inline void put(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
+                const char *routine) noexcept {
+  if (std::byte *target = mapped_heap(ctx, dest, bytes, pe)) [[likely]]
+    return copy(target, source, bytes);
+  transfer(Direction::put, true, ctx, const_cast<void *>(source), dest, bytes, pe, routine);
+}
+inline void get(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
+                const char *routine) noexcept {
+  if (const std::byte *target = mapped_heap(ctx, source, bytes, pe)) [[likely]]
+    return copy(dest, target, bytes);
+  transfer(Direction::get, true, ctx, dest, source, bytes, pe, routine);
+}
+// On mapped memory a nonblocking transfer is done at once, like a blocking one.
+inline void put_nbi(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
+                    const char *routine) noexcept {
+  if (std::byte *target = mapped_heap(ctx, dest, bytes, pe)) [[likely]]
+    return copy(target, source, bytes);
+  transfer(Direction::put, false, ctx, const_cast<void *>(source), dest, bytes, pe, routine);
+}
+inline void get_nbi(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
+                    const char *routine) noexcept {
+  if (const std::byte *target = mapped_heap(ctx, source, bytes, pe)) [[likely]]
+    return copy(dest, target, bytes);
+  transfer(Direction::get, false, ctx, dest, source, bytes, pe, routine);
+}
 
 // Strided transfers: nblocks blocks of block_elems contiguous elements of elem_size bytes; the
 // starts of consecutive blocks are dest_stride and source_stride elements apart. iput/iget are
@@ -48,8 +110,20 @@ void get_strided(shoal_ctx *ctx, void *dest, const void *source, std::ptrdiff_t 
                  std::ptrdiff_t source_stride, std::size_t block_elems, std::size_t nblocks,
                  std::size_t elem_size, int pe, const char *routine) noexcept;
 
-// Completes every put and get this context issued (shmem_quiet).
-void quiet(shoal_ctx *ctx, const char *routine) noexcept;
+// The full path of quiet: flushes the context's UCX worker.
+void quiet_ucx(shoal_ctx *ctx, const char *routine) noexcept;
+
+// Completes every put and get this context issued (shmem_quiet). Stores to mapped memory become
+// visible in program order; the fence keeps the compiler and the CPU from moving them past this
+// point. Only a context that handed something to UCX since its last quiet needs a flush.
+inline void quiet(shoal_ctx *ctx, const char *routine) noexcept {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (g_runtime != nullptr && ctx != nullptr && ctx->worker != nullptr &&
+      !ctx->ucx_pending.load(std::memory_order_relaxed) && !ctx->worker->thread_safe())
+      [[likely]]
+    return;
+  quiet_ucx(ctx, routine);
+}
 // Orders this context's puts to each PE (shmem_fence).
 void fence(shoal_ctx *ctx, const char *routine) noexcept;
 

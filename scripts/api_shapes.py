@@ -53,10 +53,10 @@ RED_CMP = ("SMA_REDUCE_COMPARE_TYPES",)
 RED_ARITH = ("SMA_REDUCE_COMPARE_TYPES", "SMA_REDUCE_ARITH_COMPLEX_TYPES")
 # Deprecated sets without a table of their own in the specification.
 WAIT_DEP = ("short", "int", "long", "longlong")              # shmem_TYPENAME_wait (1.0-1.3)
-RED_BIT_SIGNED_DEP = ("short", "int", "long", "longlong")    # 1.5 Table 9 erratum (and/or/xor_reduce)
-TO_ALL_BIT = ("short", "int", "long", "longlong")            # shmem_TYPENAME_{and,or,xor}_to_all
-TO_ALL_CMP = ("short", "int", "long", "longlong", "float", "double", "longdouble")
-TO_ALL_ARITH = TO_ALL_CMP + ("complexd", "complexf")
+RED_BIT_SIGNED_DEP = ("SMA_REDUCE_BITWISE_SIGNED_DEPRECATED_TYPES",)  # 1.5 Table 9 erratum
+TO_ALL_BIT = ("SMA_TO_ALL_INTEGER_TYPES",)                   # shmem_TYPENAME_{and,or,xor}_to_all
+TO_ALL_CMP = ("SMA_TO_ALL_INTEGER_TYPES", "SMA_TO_ALL_FLOATING_TYPES")
+TO_ALL_ARITH = TO_ALL_CMP + ("SMA_REDUCE_ARITH_COMPLEX_TYPES",)
 
 ACTIVE_SET = "int PE_start, int logPE_stride, int PE_size"
 

@@ -136,19 +136,7 @@ SMA_ACTIVE_SET_SIZED(32, 4)
 SMA_ACTIVE_SET_SIZED(64, 8)
 
 // ---- shmem_TYPENAME_OP_to_all ------------------------------------------------------------------
-// The specification gives these types in the routines' own text, not in a table (see
-// scripts/api_shapes.py: TO_ALL_BIT, TO_ALL_CMP, TO_ALL_ARITH): integers for every operator,
-// floating types for min/max/sum/prod, complex for sum/prod.
-#define SMA_TO_ALL_INTEGER_TYPES(X) \
-  X(short, short)                   \
-  X(int, int)                       \
-  X(long, long)                     \
-  X(longlong, long long)
-#define SMA_TO_ALL_FLOATING_TYPES(X) \
-  X(float, float)                    \
-  X(double, double)                  \
-  X(longdouble, long double)
-
+// Types: SMA_TO_ALL_*_TYPES of type_tables.def.
 #define SMA_TO_ALL_FORM(TN, T, OPNAME, OP)                                                        \
   extern "C" void pshmem_##TN##_##OPNAME##_to_all(T *dest, const T *source, int nreduce,          \
                                                   int PE_start, int logPE_stride, int PE_size,   \

@@ -10,15 +10,6 @@
 using shoal::coll::combine;
 using shoal::coll::ReduceOp;
 
-// Signed and/or/xor reductions: listed in the 1.5 table by mistake, gone from 1.6, still
-// exported for programs written against 1.5 (scripts/api_shapes.py: RED_BIT_SIGNED_DEP). The
-// specification has no table for them, so they are listed here.
-#define SMA_REDUCE_BITWISE_SIGNED_DEP_TYPES(X) \
-  X(short, short)                              \
-  X(int, int)                                  \
-  X(long, long)                                \
-  X(longlong, long long)
-
 #define SMA_REDUCE_FORM(TN, T, OPNAME, OP)                                                        \
   extern "C" int pshmem_##TN##_##OPNAME##_reduce(shmem_team_t team, T *dest, const T *source,    \
                                                  size_t nreduce) noexcept {                       \
@@ -40,7 +31,7 @@ using shoal::coll::ReduceOp;
 
 // ---- shmem_TYPENAME_{and,or,xor}_reduce --------------------------------------------------------
 SMA_REDUCE_BITWISE_TYPES(SMA_REDUCE_BITWISE)
-SMA_REDUCE_BITWISE_SIGNED_DEP_TYPES(SMA_REDUCE_BITWISE)
+SMA_REDUCE_BITWISE_SIGNED_DEPRECATED_TYPES(SMA_REDUCE_BITWISE)
 
 // ---- shmem_TYPENAME_{max,min}_reduce (no complex: complex numbers have no order) ---------------
 SMA_REDUCE_COMPARE_TYPES(SMA_REDUCE_COMPARE)

@@ -7,24 +7,30 @@
  * PEs (1 or more; 2, 4 and 8 are the usual points).
  *
  * Two forms of the collectives, picked with --form:
- *   active  (default) the active-set forms over all PEs: shmem_broadcast64,
- *           shmem_long_sum_to_all, shmem_collect64, shmem_fcollect64,
- *           shmem_alltoall64 (PE_start 0, logPE_stride 0, PE_size n_pes).
+ *   active  (default) the active-set forms over all PEs: shmem_sync,
+ *           shmem_broadcast64, shmem_long_sum_to_all, shmem_double_sum_to_all,
+ *           shmem_collect64, shmem_fcollect64, shmem_alltoall64 (PE_start 0,
+ *           logPE_stride 0, PE_size n_pes).
  *           Every OpenSHMEM 1.x library has them (Open MPI 4.1's OSHMEM
  *           implements OpenSHMEM 1.4 and has no team-based collectives), so
  *           this is the form for comparing libraries like for like.
  *   team    the team-based forms of OpenSHMEM 1.5 on SHMEM_TEAM_WORLD:
- *           shmem_long_broadcast, shmem_long_sum_reduce, shmem_long_collect,
- *           shmem_long_fcollect, shmem_long_alltoall.  Only built when
+ *           shmem_team_sync, shmem_long_broadcast, shmem_long_sum_reduce,
+ *           shmem_double_sum_reduce, shmem_long_collect, shmem_long_fcollect,
+ *           shmem_long_alltoall.  Only built when
  *           shmem.h declares OpenSHMEM 1.5 or later.
  * barrier_all is shmem_barrier_all in both forms.
  *
  * Tests (the size column is bytes per PE: the vector each PE contributes to
  * broadcast and sum_reduce, each PE's contribution to collect and fcollect,
- * the block each PE sends to each PE in alltoall; barrier_all has size 0):
+ * the block each PE sends to each PE in alltoall; barrier_all and team_sync
+ * have size 0):
  *   barrier_all  shmem_barrier_all
+ *   team_sync    shmem_team_sync(SHMEM_TEAM_WORLD); active form: the
+ *                OpenSHMEM 1.4 shmem_sync(0, 0, n_pes, pSync)
  *   broadcast    root PE 0, 8 B .. 1 MiB
  *   sum_reduce   sum of longs, 8 B .. 1 MiB
+ *   sum_reduce_double  sum of doubles, 8 B .. 1 MiB
  *   collect      every PE contributes the same size, 8 B .. 256 KiB
  *   fcollect     8 B .. 256 KiB
  *   alltoall     8 B .. 256 KiB per PE pair
@@ -35,7 +41,7 @@
  * mean), then averaged over the PEs (--pe-stat max: the slowest PE's).  The
  * median is the default because this benchmark runs on shared, oversubscribed
  * machines, where a few preempted calls would dominate a mean.  barrier_all
- * is timed as back-to-back barriers, each one timed.  The barrier between
+ * and team_sync are timed back to back, each call timed.  The barrier between
  * calls also makes it legal by the specification to reuse one pSync array
  * for every call of the active-set forms.  The iteration count depends on
  * the size and is capped by --max-time after a warm-up, as in putget_bench
@@ -58,7 +64,9 @@
  * this point; then the sources get fresh values, the destination fresh
  * poison, and one more call must deliver those.  For barrier_all, each PE
  * puts a fresh value to the next PE before a barrier, and must find the one
- * of the previous PE after it.  With the active-set broadcast the root's
+ * of the previous PE after it; team_sync the same with shmem_quiet before
+ * the call (a sync does not complete puts).  The doubles of
+ * sum_reduce_double are integers, so every summation order is exact.  With the active-set broadcast the root's
  * destination is not checked (OpenSHMEM 1.4 leaves it alone).  A mismatch
  * prints "VERIFY FAILED" on stderr (PE 0) and makes the exit status 1.
  */
@@ -85,16 +93,22 @@
 #define MIB (KIB * KIB)
 #define ELEM sizeof(long)
 
-enum test_id { BARRIER_ALL, BROADCAST, SUM_REDUCE, COLLECT, FCOLLECT, ALLTOALL, NTESTS };
+enum test_id { BARRIER_ALL, TEAM_SYNC, BROADCAST, SUM_REDUCE, SUM_REDUCE_DOUBLE, COLLECT,
+               FCOLLECT, ALLTOALL, NTESTS };
 
 static const char *const test_names[NTESTS] = {
-    "barrier_all", "broadcast", "sum_reduce", "collect", "fcollect", "alltoall",
+    "barrier_all", "team_sync", "broadcast", "sum_reduce", "sum_reduce_double", "collect",
+    "fcollect", "alltoall",
 };
 
 /* Largest size per test unless --max-size says otherwise. */
 static const size_t default_max[NTESTS] = {
-    0, 1 * MIB, 1 * MIB, 256 * KIB, 256 * KIB, 256 * KIB,
+    0, 0, 1 * MIB, 1 * MIB, 1 * MIB, 256 * KIB, 256 * KIB, 256 * KIB,
 };
+
+/* The synchronizations: no data, one point of size 0, timed back to back. */
+static int is_sync(int t) { return t == BARRIER_ALL || t == TEAM_SYNC; }
+static int is_reduce(int t) { return t == SUM_REDUCE || t == SUM_REDUCE_DOUBLE; }
 
 enum form { FORM_ACTIVE, FORM_TEAM };
 enum stat { STAT_MEDIAN, STAT_MEAN };
@@ -136,15 +150,15 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: coll_bench [options]   (any number of PEs)\n"
         "  -t, --tests LIST     comma-separated tests, or 'all' (default all):\n"
-        "                       barrier_all,broadcast,sum_reduce,collect,fcollect,\n"
-        "                       alltoall\n"
-        "  -f, --form FORM      active (default): active-set forms (shmem_broadcast64,\n"
-        "                       shmem_long_sum_to_all, ...); team: OpenSHMEM 1.5\n"
-        "                       team-based forms on SHMEM_TEAM_WORLD%s\n"
+        "                       barrier_all,team_sync,broadcast,sum_reduce,\n"
+        "                       sum_reduce_double,collect,fcollect,alltoall\n"
+        "  -f, --form FORM      active (default): active-set forms (shmem_sync,\n"
+        "                       shmem_broadcast64, shmem_long_sum_to_all, ...); team:\n"
+        "                       OpenSHMEM 1.5 team-based forms on SHMEM_TEAM_WORLD%s\n"
         "  -s, --min-size N     smallest size in bytes per PE (default 8; a multiple\n"
         "                       of 8; K/M suffix ok)\n"
         "  -S, --max-size N     largest size in bytes per PE for every test (default\n"
-        "                       1M for broadcast and sum_reduce, 256K for collect,\n"
+        "                       1M for broadcast and sum_reduce*, 256K for collect,\n"
         "                       fcollect and alltoall)\n"
         "  -i, --iters N        timed calls per point (default: by size)\n"
         "  -w, --warmup N       untimed warm-up calls (default: by size)\n"
@@ -302,7 +316,7 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
 
 static size_t max_size_of(const struct options *o, int t)
 {
-    if (t == BARRIER_ALL)
+    if (is_sync(t))
         return 0;
     return o->max_size ? o->max_size : default_max[t];
 }
@@ -311,7 +325,7 @@ static long default_iters(const struct options *o, int t, size_t size)
 {
     if (o->iters > 0)
         return o->iters;
-    if (t == BARRIER_ALL)
+    if (is_sync(t))
         return MAX_IT;
     long n = (long)(BUDGET / size);
     return n < MIN_IT ? MIN_IT : n > MAX_IT ? MAX_IT : n;
@@ -333,6 +347,8 @@ static struct options opt;
 /* Symmetric objects (shmem_malloc'd). */
 static long *src, *dst;             /* collective source and destination */
 static long *pwrk;                  /* sum_to_all work array */
+static double *pwrk_d;              /* double_sum_to_all work array */
+static long *psync_barrier;         /* shmem_sync */
 static long *psync_bcast, *psync_reduce, *psync_collect, *psync_alltoall;
 static long *ctl;                   /* PE 0 -> everyone: one value */
 static long *report;                /* everyone -> PE 0: [npes] */
@@ -368,8 +384,12 @@ static void call_once(int t, size_t size)
 #if HAVE_TEAM_COLLECTIVES
     if (opt.form == FORM_TEAM) {
         switch (t) {
+        case TEAM_SYNC:  rc = shmem_team_sync(SHMEM_TEAM_WORLD); break;
         case BROADCAST:  rc = shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, n, 0); break;
         case SUM_REDUCE: rc = shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, n); break;
+        case SUM_REDUCE_DOUBLE:
+            rc = shmem_double_sum_reduce(SHMEM_TEAM_WORLD, (double *)dst, (double *)src, n);
+            break;
         case COLLECT:    rc = shmem_long_collect(SHMEM_TEAM_WORLD, dst, src, n); break;
         case FCOLLECT:   rc = shmem_long_fcollect(SHMEM_TEAM_WORLD, dst, src, n); break;
         case ALLTOALL:   rc = shmem_long_alltoall(SHMEM_TEAM_WORLD, dst, src, n); break;
@@ -380,11 +400,18 @@ static void call_once(int t, size_t size)
     }
 #endif
     switch (t) {
+    case TEAM_SYNC:
+        shmem_sync(0, 0, npes, psync_barrier);
+        break;
     case BROADCAST:
         shmem_broadcast64(dst, src, n, 0, 0, 0, npes, psync_bcast);
         break;
     case SUM_REDUCE:
         shmem_long_sum_to_all(dst, src, (int)n, 0, 0, npes, pwrk, psync_reduce);
+        break;
+    case SUM_REDUCE_DOUBLE:
+        shmem_double_sum_to_all((double *)dst, (double *)src, (int)n, 0, 0, npes, pwrk_d,
+                                psync_reduce);
         break;
     case COLLECT:
         shmem_collect64(dst, src, n, 0, 0, npes, psync_collect);
@@ -402,7 +429,7 @@ static void call_once(int t, size_t size)
 static void run_iters(int t, long n, size_t size, double *per_call)
 {
     for (long i = 0; i < n; i++) {
-        if (t != BARRIER_ALL)
+        if (!is_sync(t))
             shmem_barrier_all();
         double t0 = now_sec();
         call_once(t, size);
@@ -447,6 +474,14 @@ static long value(int pe, size_t i, unsigned seed)
                   (unsigned long)(i & 0xfffffffu));
 }
 
+/* sum_reduce_double's element i of PE pe's source: an integer below 2^41,
+ * so that the sum over up to 4096 PEs is exact in any order. */
+static double dvalue(int pe, size_t i, unsigned seed)
+{
+    return (double)(((unsigned long)(seed & 0x3ffu) << 30) |
+                    ((unsigned long)(pe & 0xfff) << 18) | (unsigned long)(i & 0x3ffffu));
+}
+
 static size_t src_elems(int t, size_t n)
 {
     return t == ALLTOALL ? n * (size_t)npes : n;
@@ -460,6 +495,12 @@ static size_t dst_elems(int t, size_t n)
 static void fill_src(int t, size_t n, unsigned seed)
 {
     size_t m = src_elems(t, n);
+    if (t == SUM_REDUCE_DOUBLE) {
+        double *d = (double *)src;
+        for (size_t i = 0; i < m; i++)
+            d[i] = dvalue(me, i, seed);
+        return;
+    }
     for (size_t i = 0; i < m; i++)
         src[i] = value(me, i, seed);
 }
@@ -509,6 +550,16 @@ static long check_dst(int t, size_t n, unsigned seed)
                 return (long)i + 1;
         return 0;
     }
+    if (t == SUM_REDUCE_DOUBLE) {
+        const double *d = (const double *)dst;
+        double base = 0.0;
+        for (int pe = 0; pe < npes; pe++)
+            base += dvalue(pe, 0, seed);
+        for (size_t i = 0; i < m; i++)
+            if (d[i] != base + (double)npes * (double)(i & 0x3ffffu))
+                return (long)i + 1;
+        return 0;
+    }
     for (size_t i = 0; i < m; i++)
         if (dst[i] != expected(t, n, i, seed))
             return (long)i + 1;
@@ -527,9 +578,9 @@ static int gather_verdict(long mine, const char *what, int t, size_t size)
             if (report[pe] == 0)
                 continue;
             if (bad++ < 4) {
-                if (t == BARRIER_ALL)
+                if (is_sync(t))
                     fprintf(stderr, "coll_bench: VERIFY FAILED: %s: %s: PE %d did not see "
-                            "the put of PE %d issued before the barrier\n",
+                            "the put of PE %d issued before the call\n",
                             test_names[t], what, pe, (pe + npes - 1) % npes);
                 else if (report[pe] < 0)
                     fprintf(stderr, "coll_bench: VERIFY FAILED: %s size %zu: %s: PE %d: "
@@ -550,13 +601,16 @@ static int gather_verdict(long mine, const char *what, int t, size_t size)
 }
 
 /* barrier_all: each PE puts a fresh value to the next PE, then the barrier
- * must have made the previous PE's value visible here. */
-static long check_barrier(unsigned seed)
+ * must have made the previous PE's value visible here.  team_sync: the
+ * same, with shmem_quiet before the call (a sync does not complete puts). */
+static long check_barrier(int t, unsigned seed)
 {
     *ring = -1;
     shmem_barrier_all();
     shmem_long_p(ring, (long)seed, (me + 1) % npes);
-    shmem_barrier_all();
+    if (t == TEAM_SYNC)
+        shmem_quiet();
+    call_once(t, 0);
     long ok = *ring == (long)seed;
     shmem_barrier_all();
     return ok ? 0 : 1;
@@ -579,12 +633,12 @@ int main(int argc, char **argv)
     /* Buffer sizes for the largest point of the selected tests. */
     size_t src_max = 0, dst_max = 0, red_max = 0;
     for (int t = 0; t < NTESTS; t++) {
-        if (!opt.tests[t] || t == BARRIER_ALL)
+        if (!opt.tests[t] || is_sync(t))
             continue;
         size_t n = max_size_of(&opt, t) / ELEM;
         if (src_elems(t, n) > src_max) src_max = src_elems(t, n);
         if (dst_elems(t, n) > dst_max) dst_max = dst_elems(t, n);
-        if (t == SUM_REDUCE) red_max = n;
+        if (is_reduce(t) && n > red_max) red_max = n;
     }
     if (src_max == 0) src_max = 1;
     if (dst_max == 0) dst_max = 1;
@@ -595,6 +649,8 @@ int main(int argc, char **argv)
     src = shmem_malloc(src_max * ELEM);
     dst = shmem_malloc(dst_max * ELEM);
     pwrk = shmem_malloc(wrk * ELEM);
+    pwrk_d = shmem_malloc(wrk * sizeof(double));
+    psync_barrier = shmem_malloc(SHMEM_BARRIER_SYNC_SIZE * sizeof(long));
     psync_bcast = shmem_malloc(SHMEM_BCAST_SYNC_SIZE * sizeof(long));
     psync_reduce = shmem_malloc(SHMEM_REDUCE_SYNC_SIZE * sizeof(long));
     psync_collect = shmem_malloc(SHMEM_COLLECT_SYNC_SIZE * sizeof(long));
@@ -603,7 +659,7 @@ int main(int argc, char **argv)
     ring = shmem_malloc(sizeof(long));
     report = shmem_malloc((size_t)npes * sizeof(long));
     times = shmem_malloc((size_t)npes * sizeof(double));
-    if (!src || !dst || !pwrk || !psync_bcast || !psync_reduce || !psync_collect ||
+    if (!src || !dst || !pwrk || !pwrk_d || !psync_barrier || !psync_bcast || !psync_reduce || !psync_collect ||
         !psync_alltoall || !ctl || !ring || !report || !times) {
         if (me == 0)
             fprintf(stderr, "coll_bench: shmem_malloc of %zu + %zu bytes failed; is the "
@@ -616,6 +672,8 @@ int main(int argc, char **argv)
     memset(src, 0, src_max * ELEM);
     memset(dst, 0, dst_max * ELEM);
     memset(pwrk, 0, wrk * ELEM);
+    memset(pwrk_d, 0, wrk * sizeof(double));
+    for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++) psync_barrier[i] = SHMEM_SYNC_VALUE;
     for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++) psync_bcast[i] = SHMEM_SYNC_VALUE;
     for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++) psync_reduce[i] = SHMEM_SYNC_VALUE;
     for (int i = 0; i < SHMEM_COLLECT_SYNC_SIZE; i++) psync_collect[i] = SHMEM_SYNC_VALUE;
@@ -644,7 +702,7 @@ int main(int argc, char **argv)
         if (!opt.tests[t])
             continue;
         size_t top = max_size_of(&opt, t);
-        for (size_t size = t == BARRIER_ALL ? 0 : opt.min_size; size <= top;
+        for (size_t size = is_sync(t) ? 0 : opt.min_size; size <= top;
              size = size ? size * 2 : 1) {
             size_t n = size / ELEM;
             seed++;
@@ -652,7 +710,7 @@ int main(int argc, char **argv)
             long warm = default_warmup(&opt, iters);
             int bad = 0;
 
-            if (t != BARRIER_ALL) {
+            if (!is_sync(t)) {
                 fill_src(t, n, seed);
                 poison_dst(t, n);
             }
@@ -729,8 +787,8 @@ int main(int argc, char **argv)
             shmem_barrier_all();
 
             if (opt.check) {
-                if (t == BARRIER_ALL) {
-                    bad += gather_verdict(check_barrier(seed), "after the timed calls", t, size) > 0;
+                if (is_sync(t)) {
+                    bad += gather_verdict(check_barrier(t, seed), "after the timed calls", t, size) > 0;
                 } else {
                     long v = coll_errors ? -coll_errors : check_dst(t, n, seed);
                     bad += gather_verdict(v, "after the timed calls", t, size) > 0;
@@ -761,7 +819,7 @@ int main(int argc, char **argv)
                 points++;
             }
             if (size > top / 2 || size == 0)
-                break;     /* no overflow; barrier_all has one point */
+                break;     /* no overflow; barrier_all and team_sync have one point */
         }
     }
 
@@ -774,6 +832,8 @@ int main(int argc, char **argv)
     shmem_free(psync_collect);
     shmem_free(psync_reduce);
     shmem_free(psync_bcast);
+    shmem_free(psync_barrier);
+    shmem_free(pwrk_d);
     shmem_free(pwrk);
     shmem_free(dst);
     shmem_free(src);

@@ -2,7 +2,9 @@
 # compare_oshmem.sh: run the benchmarks of bench/ (putget_bench.c, amo_bench.c,
 # coll_bench.c) with Shoal and with Open MPI's OSHMEM, interleaved (for each
 # rep and each benchmark: Shoal, then OSHMEM), and print the median of each
-# (test, size) for both side by side with their ratio, one table per benchmark.
+# (test, size) for both side by side with their ratio, one table per benchmark
+# (and PE count).  limits_bench (the machine's memcpy bandwidth and cache-line
+# round trip, no SHMEM) runs once per rep in the same loop, as lib "limit".
 #
 # With --algorithms, coll_bench also runs on Shoal once per collective
 # algorithm of docs/collectives.md (SMA_<X>_ALGORITHM=<name>); those rows are
@@ -12,7 +14,9 @@
 # dir, and for Shoal the CMake-built build/bin/<name>_bench (also compiled
 # with Shoal's build/bin/oshcc when that wrapper exists, to show the source
 # builds with both).  Raw results go to a CSV (default
-# bench/results/<name>-<date>.csv) and the tables also to <csv>.md.
+# bench/results/<name>-<date>.csv, columns lib,rep,npes,test,size,value,unit,
+# iters), the medians to <csv>.medians.csv (medians.awk) and the tables
+# (report.awk) also to <csv>.md.
 #
 # Exit status: 0 all runs complete; 1 setup failure or one side produced no
 # data at all; 2 tables printed but some run was incomplete or failed the
@@ -25,14 +29,16 @@ repo=$(cd "$here/.." && pwd)
 # The benchmarks this script knows, bench/<name>_bench.c, each with its tests
 # in the order its table lists them.  Test names are unique across benchmarks,
 # so the raw CSV does not need a benchmark column.
-known_benches=(putget amo coll)
+known_benches=(limits putget amo coll)
 declare -A bench_tests=(
-    [putget]="put_lat put_lat_noquiet get_lat put_bw get_bw"
+    [putget]="put_lat put_lat_noquiet get_lat put_signal_lat put_bw get_bw put_rate get_rate"
     [amo]="fadd_lat cswap_lat swap_lat fetch_lat add_lat add_rate put8_rate"
-    [coll]="barrier_all broadcast sum_reduce collect fcollect alltoall"
+    [coll]="barrier_all team_sync broadcast sum_reduce sum_reduce_double collect fcollect alltoall"
+    [limits]="memcpy_bw cacheline_rtt cacheline_oneway"
 )
 # coll_bench's tests and the variable that picks Shoal's algorithm for each.
-declare -A coll_var=([barrier_all]=BARRIER [broadcast]=BCAST [sum_reduce]=REDUCE
+declare -A coll_var=([barrier_all]=BARRIER [team_sync]=BARRIER [broadcast]=BCAST
+                     [sum_reduce]=REDUCE [sum_reduce_double]=REDUCE
                      [collect]=COLLECT [fcollect]=FCOLLECT [alltoall]=ALLTOALL)
 
 bench=putget
@@ -47,15 +53,17 @@ oshmem_launch_args=
 oshmem_oshcc=${OSHMEM_OSHCC:-/usr/bin/oshcc}
 oshmem_oshrun=${OSHMEM_OSHRUN:-/usr/bin/oshrun}
 bench_args=()
-declare -A own_args=([putget]="" [amo]="" [coll]="")
+declare -A own_args=([putget]="" [amo]="" [coll]="" [limits]="")
 npes=2
 algorithms=0
+alg_args=
+alg_reps=
 
 usage() {
     cat <<EOF
 usage: bench/compare_oshmem.sh [options] [-- benchmark options]
-  --bench NAME             putget (default), amo, coll, or all (all three,
-                           interleaved rep by rep)
+  --bench NAME             putget (default), amo, coll, limits, or all (all
+                           four, interleaved rep by rep)
   --reps N                 runs per library and benchmark, interleaved (default $reps)
   --build-dir DIR          Shoal build dir with bin/oshrun (default $build_dir)
   --tests LIST             tests to run, comma- or space-separated, or 'all';
@@ -63,12 +71,16 @@ usage: bench/compare_oshmem.sh [options] [-- benchmark options]
                            putget: ${bench_tests[putget]}
                            amo:    ${bench_tests[amo]}
                            coll:   ${bench_tests[coll]}
-  --npes N                 PEs for coll_bench (default $npes; putget and amo
-                           always run on 2)
+                           limits: ${bench_tests[limits]}
+  --npes LIST              PE counts for coll_bench, e.g. 2 or 2,4,8 (default
+                           $npes; putget and amo always run on 2)
   --algorithms             coll_bench also runs on Shoal once per algorithm of
                            each selected test, as listed in docs/collectives.md,
                            with SMA_<X>_ALGORITHM=<name>; rows <test>@<name>,
                            compared with OSHMEM's default
+  --alg-args STR           extra coll_bench arguments for those runs only
+                           (e.g. '--max-size 64K')
+  --alg-reps N             those runs only in the first N reps (default all)
   --out FILE               raw CSV (default bench/results/<name>-<date>.csv)
   --timeout SEC            limit for one run (default $run_timeout)
   --ours-bin PATH          Shoal benchmark binary (default DIR/bin/<name>_bench;
@@ -78,9 +90,10 @@ usage: bench/compare_oshmem.sh [options] [-- benchmark options]
   --putget-args STR        extra arguments for putget_bench only (e.g. '--max-size 64K')
   --amo-args STR           extra arguments for amo_bench only (e.g. '--window 128')
   --coll-args STR          extra arguments for coll_bench only (e.g. '--max-size 64K')
+  --limits-args STR        extra arguments for limits_bench only (e.g. '-S 64K')
   -h, --help               this text
-Anything after -- goes to every benchmark that runs (e.g. -- --max-time 0.1;
-with --bench putget or coll, also -- --max-size 64K).
+Anything after -- goes to every SHMEM benchmark that runs (e.g. -- --max-time
+0.1; with --bench putget or coll, also -- --max-size 64K), not to limits_bench.
 Env: OSHMEM_OSHCC, OSHMEM_OSHRUN pick the OSHMEM wrappers (default /usr/bin).
 EOF
 }
@@ -118,6 +131,12 @@ while [ $# -gt 0 ]; do
     --amo-args=*) own_args[amo]=${1#*=}; shift ;;
     --coll-args) own_args[coll]=${2?}; shift 2 ;;
     --coll-args=*) own_args[coll]=${1#*=}; shift ;;
+    --limits-args) own_args[limits]=${2?}; shift 2 ;;
+    --limits-args=*) own_args[limits]=${1#*=}; shift ;;
+    --alg-args) alg_args=${2?}; shift 2 ;;
+    --alg-args=*) alg_args=${1#*=}; shift ;;
+    --alg-reps) alg_reps=${2:?}; shift 2 ;;
+    --alg-reps=*) alg_reps=${1#*=}; shift ;;
     --npes) npes=${2:?}; shift 2 ;;
     --npes=*) npes=${1#*=}; shift ;;
     --algorithms) algorithms=1; shift ;;
@@ -128,11 +147,18 @@ while [ $# -gt 0 ]; do
 done
 case $reps in ''|*[!0-9]*|0) die "--reps needs a positive integer" ;; esac
 case $run_timeout in ''|*[!0-9]*|0) die "--timeout needs a positive integer (seconds)" ;; esac
-case $npes in ''|*[!0-9]*|0) die "--npes needs a positive integer" ;; esac
+npes_list=()
+for n in ${npes//,/ }; do
+    case $n in ''|*[!0-9]*|0) die "--npes needs positive integers, e.g. 2 or 2,4,8" ;; esac
+    npes_list+=("$n")
+done
+[ "${#npes_list[@]}" -gt 0 ] || die "--npes needs a value"
+alg_reps=${alg_reps:-$reps}
+case $alg_reps in ''|*[!0-9]*) die "--alg-reps needs a non-negative integer" ;; esac
 case $bench in
 all) benches=("${known_benches[@]}") ;;
-putget|amo|coll) benches=("$bench") ;;
-*) die "--bench must be putget, amo, coll or all, not '$bench'" ;;
+putget|amo|coll|limits) benches=("$bench") ;;
+*) die "--bench must be putget, amo, coll, limits or all, not '$bench'" ;;
 esac
 build_dir=$(cd "$build_dir" 2>/dev/null && pwd) || die "build dir not found; build Shoal first: cmake -S $repo -B $repo/build && cmake --build $repo/build -j2"
 
@@ -203,17 +229,34 @@ oshmem_root=()
 declare -A oshcc_status=()
 
 # Builds benchmark $1 with OSHMEM, checks it builds with Shoal's oshcc, and
-# sets the arrays ours_cmd_$1 and oshmem_cmd_$1 (the two launch commands).
+# sets ours_bin_$1, oshmem_bin_$1 and args_$1; run_one makes the launch
+# commands.  limits_bench needs no SHMEM: only the CMake-built binary.
 setup_bench() {
     local b=$1 prog=$1_bench src obin bin
-    local -n ours_cmd=ours_cmd_$b oshmem_cmd=oshmem_cmd_$b
+    local -n obin_ref=oshmem_bin_$b bin_ref=ours_bin_$b args_ref=args_$b
     src=$here/$prog.c
     [ -f "$src" ] || die "benchmark source $src not found"
+    # shellcheck disable=SC2206  # the *_args strings are meant to be word-split
+    if [ "$b" = limits ]; then
+        args_ref=(-t "${sel_tests[$b]}" ${own_args[$b]})
+    else
+        args_ref=(-t "${sel_tests[$b]}" ${own_args[$b]} "${bench_args[@]}")
+    fi
+    bin=$ours_bin
+    if [ "$b" = limits ]; then
+        bin=$build_dir/bin/$prog
+        [ -x "$bin" ] || die "no $bin: build it with cmake --build $build_dir --target $prog"
+        bin_ref=$bin
+        oshcc_status[$b]="needs no SHMEM"
+        note "$prog (machine limits): $bin ${args_ref[*]}"
+        return
+    fi
     obin=$tmp/$prog.oshmem
     if ! "$oshmem_oshcc" -O2 -o "$obin" "$src" >"$tmp/oshcc.oshmem.$b.log" 2>&1; then
         cat "$tmp/oshcc.oshmem.$b.log" >&2
         die "building $prog with OSHMEM's $oshmem_oshcc failed"
     fi
+    obin_ref=$obin
 
     oshcc_status[$b]="not checked ($ours_oshcc missing)"
     if [ -x "$ours_oshcc" ]; then
@@ -225,7 +268,6 @@ setup_bench() {
             sed 's/^/    /' "$tmp/oshcc.shoal.$b.log" >&2
         fi
     fi
-    bin=$ours_bin
     if [ -z "$bin" ]; then
         if [ -x "$build_dir/bin/$prog" ]; then
             bin=$build_dir/bin/$prog
@@ -239,56 +281,57 @@ setup_bench() {
         fi
     fi
     [ -x "$bin" ] || die "Shoal benchmark binary $bin is not executable"
-
-    local np=2
-    [ "$b" != coll ] || np=$npes
-    # shellcheck disable=SC2206  # the *_args strings are meant to be word-split
-    local args=(-t "${sel_tests[$b]}" ${own_args[$b]} "${bench_args[@]}")
-    # shellcheck disable=SC2206
-    ours_cmd=("$ours_oshrun" -np "$np" $ours_launch_args "$bin" "${args[@]}")
-    # shellcheck disable=SC2206
-    oshmem_cmd=("$oshmem_oshrun" "${oshmem_root[@]}" --oversubscribe -np "$np" $oshmem_launch_args
-                "$obin" "${args[@]}")
-    note "$prog Shoal : ${ours_cmd[*]}"
-    note "$prog OSHMEM: ${oshmem_cmd[*]}"
+    bin_ref=$bin
+    note "$prog Shoal : $ours_oshrun -np N $ours_launch_args $bin ${args_ref[*]}"
+    note "$prog OSHMEM: $oshmem_oshrun ${oshmem_root[*]} --oversubscribe -np N $oshmem_launch_args $obin ${args_ref[*]}"
 }
 for b in "${run_benches[@]}"; do setup_bench "$b"; done
 [ "${#coll_variants[@]}" = 0 ] ||
-    note "coll_bench Shoal, also once per algorithm and rep: $(printf '%s, ' "${coll_variants[@]/ /@}" | sed 's/, $//')"
-note "$reps interleaved runs per library and benchmark; raw CSV -> $out"
+    note "coll_bench Shoal, also once per algorithm in the first $alg_reps rep(s): $(printf '%s, ' "${coll_variants[@]/ /@}" | sed 's/, $//')${alg_args:+ (with $alg_args)}"
+note "$reps interleaved runs per library and benchmark; coll_bench on ${npes_list[*]} PEs; raw CSV -> $out"
 
 # --- runs ----------------------------------------------------------------------
-# Per-run bookkeeping is keyed by "bench lib".
-echo "lib,rep,test,size,value,unit,iters" >"$out"
+# Per-run bookkeeping is keyed by "bench lib"; lib is shoal, oshmem, alg
+# (Shoal's per-algorithm runs) or limit.
+echo "lib,rep,npes,test,size,value,unit,iters" >"$out"
 declare -A nruns=() ncomplete=() ndata=() nbadexit=() nverify=() lastbad=()
 for b in "${run_benches[@]}"; do
-    for lib in shoal oshmem alg; do
+    for lib in shoal oshmem alg limit; do
         k="$b $lib"; nruns[$k]=0; ncomplete[$k]=0; ndata[$k]=0; nbadexit[$k]=0; nverify[$k]=0; lastbad[$k]=
     done
 done
 
-# One run of a benchmark.  With a test and an algorithm (coll_bench, Shoal
-# only): that test alone, with SMA_<X>_ALGORITHM=<algorithm> (and the
-# SHMEM_ spelling, read first, removed); its rows become <test>@<algorithm>.
-run_one() { # bench lib rep [test algorithm]
-    local b=$1 lib=$2 rep=$3 vt=${4-} va=${5-} k="$1 $2" tag="" o e rc t0 t1 n status data_re var
-    local -n base_cmd=${lib/shoal/ours}_cmd_$b
-    local cmd=("${base_cmd[@]}")
+# One run of a benchmark on np PEs.  With a test and an algorithm
+# (coll_bench, Shoal only): that test alone, with SMA_<X>_ALGORITHM=<algorithm>
+# (and the SHMEM_ spelling, read first, removed); its rows become
+# <test>@<algorithm>.  The CSV's lib column says "shoal" for those rows.
+run_one() { # bench lib rep np [test algorithm]
+    local b=$1 lib=$2 rep=$3 np=$4 vt=${5-} va=${6-} k="$1 $2" tag="" o e rc t0 t1 n status data_re var
+    local -n bin_ref=ours_bin_$b obin_ref=oshmem_bin_$b run_args=args_$b
+    local cmd csvlib=$lib
+    # shellcheck disable=SC2206  # the *_launch_args strings are meant to be word-split
+    case $lib in
+    limit) cmd=("$bin_ref" "${run_args[@]}") np=1 ;;
+    shoal) cmd=("$ours_oshrun" -np "$np" $ours_launch_args "$bin_ref" "${run_args[@]}") ;;
+    *) cmd=("$oshmem_oshrun" "${oshmem_root[@]}" --oversubscribe -np "$np" $oshmem_launch_args
+            "$obin_ref" "${run_args[@]}") ;;
+    esac
     if [ -n "$va" ]; then
         var=${coll_var[$vt]}
-        cmd=(env -u "SHMEM_${var}_ALGORITHM" "SMA_${var}_ALGORITHM=$va" "${cmd[@]}" -t "$vt")
-        k="$b alg" tag=".$vt@$va"
+        # shellcheck disable=SC2206
+        cmd=(env -u "SHMEM_${var}_ALGORITHM" "SMA_${var}_ALGORITHM=$va" "${cmd[@]}" -t "$vt" $alg_args)
+        k="$b alg" tag=".$vt@$va" csvlib=shoal
     fi
-    o=$tmp/$b.$lib$tag.$rep.out e=$tmp/$b.$lib$tag.$rep.err
+    o=$tmp/$b.$lib$tag.$np.$rep.out e=$tmp/$b.$lib$tag.$np.$rep.err
     data_re="^($(echo "${bench_tests[$b]}" | tr ' ' '|')),[0-9]+,[0-9.eE+-]+,(us|MB/s|Mops/s)(,|\$)"
     t0=$(date +%s.%N)
     timeout -k 10 "$run_timeout" "${cmd[@]}" >"$o" 2>"$e" </dev/null; rc=$?
     t1=$(date +%s.%N)
     n=$(grep -cE "$data_re" "$o")
     if [ -n "$va" ]; then
-        grep -E "^$vt," "$o" | grep -E "$data_re" | sed "s/^$vt,/$vt@$va,/; s/^/$lib,$rep,/" >>"$out"
+        grep -E "^$vt," "$o" | grep -E "$data_re" | sed "s/^$vt,/$vt@$va,/; s/^/$csvlib,$rep,$np,/" >>"$out"
     else
-        grep -E "$data_re" "$o" | sed "s/^/$lib,$rep,/" >>"$out"
+        grep -E "$data_re" "$o" | sed "s/^/$csvlib,$rep,$np,/" >>"$out"
     fi
     nruns[$k]=$((nruns[$k] + 1))
     ndata[$k]=$((ndata[$k] + n))
@@ -305,28 +348,36 @@ run_one() { # bench lib rep [test algorithm]
         status="$status, VERIFICATION FAILED"
         lastbad[$k]=$e
     fi
-    note "$(printf 'rep %d/%d %-6s %-6s %3d points %6.1fs  %s' "$rep" "$reps" "$b" \
-        "$lib${va:+ $vt@$va}" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$status")"
+    note "$(printf 'rep %d/%d %-6s %-6s %dPE %3d points %6.1fs  %s' "$rep" "$reps" "$b" \
+        "$lib${va:+ $vt@$va}" "$np" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$status")"
 }
 
 for ((rep = 1; rep <= reps; rep++)); do
     for b in "${run_benches[@]}"; do
-        run_one "$b" shoal "$rep"
-        run_one "$b" oshmem "$rep"
-        if [ "$b" = coll ]; then
-            for v in "${coll_variants[@]}"; do
-                # shellcheck disable=SC2086  # "test algorithm"
-                run_one "$b" shoal "$rep" $v
-            done
+        if [ "$b" = limits ]; then
+            run_one "$b" limit "$rep" 1
+            continue
         fi
+        nps=(2)
+        [ "$b" != coll ] || nps=("${npes_list[@]}")
+        for np in "${nps[@]}"; do
+            run_one "$b" shoal "$rep" "$np"
+            run_one "$b" oshmem "$rep" "$np"
+            if [ "$b" = coll ] && [ "$rep" -le "$alg_reps" ]; then
+                for v in "${coll_variants[@]}"; do
+                    # shellcheck disable=SC2086  # "test algorithm"
+                    run_one "$b" shoal "$rep" "$np" $v
+                done
+            fi
+        done
     done
 done
 
 # --- report ------------------------------------------------------------------
-name() { case $1 in shoal) echo Shoal ;; alg) echo "Shoal (per-algorithm runs)" ;; *) echo OSHMEM ;; esac; }
+name() { case $1 in shoal) echo Shoal ;; alg) echo "Shoal (per-algorithm runs)" ;; limit) echo "machine limits" ;; *) echo OSHMEM ;; esac; }
 fatal=0
 for b in "${run_benches[@]}"; do
-    for lib in shoal oshmem alg; do
+    for lib in shoal oshmem alg limit; do
         k="$b $lib"
         [ "${nruns[$k]}" != 0 ] || continue
         if [ "${lastbad[$k]}" != "" ]; then
@@ -345,92 +396,44 @@ for b in "${run_benches[@]}"; do
 done
 [ "$fatal" = 0 ] || { note "raw output kept in $out"; exit 1; }
 
-# The table of one benchmark: the rows of the raw CSV whose test is in $1.
-table() { # bench
-    local order=${bench_tests[$1]} t a pes=
-    if [ "$1" = coll ]; then
-        pes=$npes
-        if [ "${#coll_variants[@]}" != 0 ]; then
-            order=
-            for t in ${bench_tests[coll]}; do
-                order="$order $t"
-                for a in ${coll_algos[$t]}; do order="$order $t@$a"; done
-            done
-        fi
+# The medians, taken once (medians.awk), feed every table (report.awk).
+medians=${out%.csv}.medians.csv
+awk -F, -f "$here/medians.awk" "$out" >"$medians" || die "medians.awk failed on $out"
+
+# The table of one benchmark (and PE count).
+table() { # bench [npes]
+    local order=${bench_tests[$1]} t a
+    if [ "$1" = coll ] && [ "${#coll_variants[@]}" != 0 ]; then
+        order=
+        for t in ${bench_tests[coll]}; do
+            order="$order $t"
+            for a in ${coll_algos[$t]}; do order="$order $t@$a"; done
+        done
     fi
-    awk -F, -v reps="$reps" -v prog="$1_bench" -v tests="$order" -v pes="$pes" '
-function med(key,   n, a, i, j, x) {
-    n = split(vals[key], a, " ")
-    for (i = 2; i <= n; i++) { x = a[i] + 0; for (j = i - 1; j >= 1 && a[j] + 0 > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-    lo[key] = a[1]; hi[key] = a[n]; cnt[key] = n
-    return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function fmt(v, u) { return (u == "us") ? sprintf("%.3f", v) : (u == "MB/s") ? sprintf("%.0f", v) : sprintf("%.2f", v) }
-function spread(key, m) { return (m > 0 && cnt[key] > 1) ? sprintf("%.0f%%", (hi[key] - lo[key]) / m * 100) : "-" }
-BEGIN { ntest = split(tests, order, " "); for (t = 1; t <= ntest; t++) mine[order[t]] = 1 }
-NR == 1 || !($3 in mine) { next }
-{
-    k = $1 SUBSEP $3 SUBSEP $4
-    vals[k] = vals[k] " " $5; unit[$3] = $6; units[$6] = 1
-    if (!(($3, $4) in seen)) { seen[$3, $4] = 1; sizes[$3] = sizes[$3] " " $4; nsizes[$3]++ }
-}
-END {
-    printf "## %s: Shoal vs Open MPI OSHMEM, median of %d interleaved runs each%s\n\n", prog, reps,
-        (pes != "" ? sprintf(", %d PEs", pes) : "")
-    printf "ratio = Shoal / OSHMEM."
-    if ("us" in units) printf " Latency rows (us per op): lower is better, ratio < 1 means Shoal is faster."
-    printf "\n"
-    if ("MB/s" in units) printf "Bandwidth rows (MB/s, 1 MB = 10^6 B): higher is better, ratio > 1 means Shoal is faster.\n"
-    if ("Mops/s" in units) printf "Message rate rows (Mops/s, 10^6 operations per second): higher is better, ratio > 1 means Shoal is faster.\n"
-    printf "better: the faster side when the medians differ by more than 10%%, else \"~\"; a trailing \"?\" means the\n"
-    printf "[min, max] ranges of the two sides over the runs overlap (likely noise). spread = (max - min) / median over the runs.\n"
-    for (t = 1; t <= ntest; t++) if (index(order[t], "@") && (order[t] in sizes)) { algrows = 1; break }
-    if (algrows) printf "Rows test@algorithm: Shoal with SMA_<X>_ALGORITHM=algorithm against OSHMEM'"'"'s default (the OSHMEM column repeats the plain row).\n"
-    printf "\n"
-    printf "| test | size (B) | unit | Shoal | OSHMEM | ratio Shoal/OSHMEM | better | spread Shoal | spread OSHMEM |\n"
-    printf "|---|---:|---|---:|---:|---:|---|---:|---:|\n"
-    for (t = 1; t <= ntest; t++) {
-        name = order[t]; if (!(name in sizes)) continue
-        u = unit[name]; lat = (u == "us")
-        n = split(sizes[name], sz, " ")
-        for (i = 2; i <= n; i++) { x = sz[i] + 0; for (j = i - 1; j >= 1 && sz[j] + 0 > x; j--) sz[j + 1] = sz[j]; sz[j + 1] = x }
-        gl = 0; gn = 0
-        for (i = 1; i <= n; i++) {
-            base = name; sub(/@.*/, "", base)
-            s = sz[i]; ko = "shoal" SUBSEP name SUBSEP s; kt = "oshmem" SUBSEP base SUBSEP s
-            mo = (ko in vals) ? med(ko) : ""; mt = (kt in vals) ? med(kt) : ""
-            r = "-"; b = "-"
-            if (mo != "" && mt != "" && mt > 0 && mo > 0) {
-                q = mo / mt; r = sprintf("%.2f", q); gl += log(q); gn++
-                b = (q > 1.1) ? (lat ? "OSHMEM" : "Shoal") : (q < 1 / 1.1) ? (lat ? "Shoal" : "OSHMEM") : "~"
-                if (b != "~" && lo[ko] <= hi[kt] && lo[kt] <= hi[ko]) b = b "?"
-            }
-            printf "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", name, s, u,
-                (mo == "" ? "-" : fmt(mo, u)), (mt == "" ? "-" : fmt(mt, u)), r, b,
-                (mo == "" ? "-" : spread(ko, mo)), (mt == "" ? "-" : spread(kt, mt))
-        }
-        # Tests measured at a single size need no summary line.
-        if (gn && nsizes[name] > 1) summary = summary sprintf("| %s | %s | %.2f | %d |\n", name, u, exp(gl / gn), gn)
-    }
-    if (summary != "") {
-        printf "\nGeometric mean of the ratio over sizes (same direction rules):\n\n"
-        printf "| test | unit | geomean Shoal/OSHMEM | sizes |\n|---|---|---:|---:|\n%s", summary
-    }
-}' "$out"
+    awk -F, -v reps="$reps" -v prog="$1_bench" -v tests="$order" -v npes="${2-}" \
+        -f "$here/report.awk" "$medians"
 }
 
 {
     first=1
     for b in "${run_benches[@]}"; do
-        [ "$first" = 1 ] || echo
-        first=0
-        table "$b"
+        nps=("")
+        [ "$b" != coll ] || nps=("${npes_list[@]}")
+        for np in "${nps[@]}"; do
+            [ "$first" = 1 ] || echo
+            first=0
+            table "$b" "$np"
+        done
         echo
+        if [ "$b" = limits ]; then
+            echo "Runs: ${ncomplete[$b limit]}/${nruns[$b limit]} complete."
+            continue
+        fi
         echo "Runs: Shoal ${ncomplete[$b shoal]}/${nruns[$b shoal]} complete," \
              "OSHMEM ${ncomplete[$b oshmem]}/${nruns[$b oshmem]} complete." \
              "Benchmark source ${oshcc_status[$b]}."
         [ "${nruns[$b alg]}" = 0 ] ||
-            echo "Shoal per-algorithm runs: ${ncomplete[$b alg]}/${nruns[$b alg]} complete."
+            echo "Shoal per-algorithm runs: ${ncomplete[$b alg]}/${nruns[$b alg]} complete (rows test@algorithm: median of $alg_reps run(s)${alg_args:+, coll_bench $alg_args})."
         [ "${nbadexit[$b oshmem]}" = 0 ] ||
             echo "OSHMEM: ${nbadexit[$b oshmem]} run(s) exited non-zero after printing every result (Open MPI 4.1.4 crashes in shmem_finalize here)."
         [ "${nbadexit[$b shoal]}" = 0 ] ||
@@ -443,7 +446,7 @@ END {
 
 rc=0
 for b in "${run_benches[@]}"; do
-    for lib in shoal oshmem alg; do
+    for lib in shoal oshmem alg limit; do
         k="$b $lib"
         if [ "${ncomplete[$k]}" != "${nruns[$k]}" ]; then
             note "warning: ${b}_bench, $(name "$lib"): $((nruns[$k] - ncomplete[$k])) of ${nruns[$k]} runs did not finish; their partial results are included"

@@ -4,12 +4,13 @@
  * Plain C against the standard OpenSHMEM API only, so the very same source
  * builds with Shoal and with any other implementation (bench/compare_oshmem.sh
  * builds it with Open MPI's OSHMEM too).  Runs on exactly 2 PEs: PE 0 issues
- * every operation, PE 1 is the passive target.
+ * every operation, PE 1 is the passive target (put_signal_lat: PE 1 answers).
  *
  * Output (PE 0, stdout): a CSV header then one line per measured point:
  *     test,size,value,unit,iters
  * Latencies are in microseconds per operation (lower is better); bandwidths
- * in MB/s, 1 MB = 10^6 bytes (higher is better).  Each line is flushed as it
+ * in MB/s, 1 MB = 10^6 bytes, and message rates in Mops/s, 10^6 operations
+ * per second (higher is better).  Each line is flushed as it
  * is produced so results survive a crash later on, in particular in
  * shmem_finalize.  Diagnostics go to stderr, which ends, before finalize,
  * with "putget_bench: done: N points, M failed verification".
@@ -21,6 +22,16 @@
  *   get_lat          shmem_getmem per iteration
  *   put_bw           window of shmem_putmem_nbi then shmem_quiet
  *   get_bw           window of shmem_getmem_nbi then shmem_quiet
+ *   put_rate         put_bw's loop, reported as operations per second;
+ *                    sizes up to 8 KiB
+ *   get_rate         get_bw's loop, reported as operations per second;
+ *                    sizes up to 8 KiB
+ *   put_signal_lat   ping-pong of shmem_putmem_signal(SHMEM_SIGNAL_SET):
+ *                    PE 0 puts to PE 1, PE 1 waits for the signal with
+ *                    shmem_signal_wait_until and answers the same way;
+ *                    half the round trip; sizes up to 64 KiB.  Needs
+ *                    OpenSHMEM 1.5: with an older shmem.h the test is
+ *                    accepted but skipped (no rows, a note on stderr).
  *
  * After each timed point the data path is verified once (a fresh pattern is
  * moved with the same kind of call and checked at the destination) unless
@@ -39,17 +50,36 @@
 #include <string.h>
 #include <time.h>
 
+#if defined(SHMEM_MAJOR_VERSION) && defined(SHMEM_MINOR_VERSION) && \
+    (SHMEM_MAJOR_VERSION > 1 || (SHMEM_MAJOR_VERSION == 1 && SHMEM_MINOR_VERSION >= 5))
+#define HAVE_PUT_SIGNAL 1
+#else
+#define HAVE_PUT_SIGNAL 0
+#endif
+
 #define KIB ((size_t)1024)
 #define MIB (KIB * KIB)
 
-enum test_id { PUT_LAT, PUT_LAT_NOQUIET, GET_LAT, PUT_BW, GET_BW, NTESTS };
+enum test_id { PUT_LAT, PUT_LAT_NOQUIET, GET_LAT, PUT_BW, GET_BW, PUT_RATE, GET_RATE,
+               PUT_SIGNAL_LAT, NTESTS };
 
 static const char *const test_names[NTESTS] = {
-    "put_lat", "put_lat_noquiet", "get_lat", "put_bw", "get_bw",
+    "put_lat", "put_lat_noquiet", "get_lat", "put_bw", "get_bw", "put_rate", "get_rate",
+    "put_signal_lat",
 };
 
-static int is_bw(int t) { return t == PUT_BW || t == GET_BW; }
-static int is_put(int t) { return t == PUT_LAT || t == PUT_LAT_NOQUIET || t == PUT_BW; }
+/* Largest size per test (--max-size lowers it, never raises it). */
+static const size_t test_max[NTESTS] = {
+    4 * MIB, 4 * MIB, 4 * MIB, 4 * MIB, 4 * MIB, 8 * KIB, 8 * KIB, 64 * KIB,
+};
+
+static int is_rate(int t) { return t == PUT_RATE || t == GET_RATE; }
+/* Windows of non-blocking operations, then shmem_quiet. */
+static int is_win(int t) { return t == PUT_BW || t == GET_BW || is_rate(t); }
+static int is_put(int t)
+{
+    return t == PUT_LAT || t == PUT_LAT_NOQUIET || t == PUT_BW || t == PUT_RATE;
+}
 
 struct options {
     int tests[NTESTS];      /* which tests to run */
@@ -84,13 +114,17 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: putget_bench [options]   (run on exactly 2 PEs)\n"
         "  -t, --tests LIST     comma-separated tests, or 'all' (default all):\n"
-        "                       put_lat,put_lat_noquiet,get_lat,put_bw,get_bw\n"
+        "                       put_lat,put_lat_noquiet,get_lat,put_bw,get_bw,\n"
+        "                       put_rate,get_rate (up to 8K), put_signal_lat\n"
+        "                       (up to 64K; OpenSHMEM 1.5, skipped before%s)\n"
         "  -s, --min-size N     smallest message in bytes (default 1; K/M suffix ok)\n"
-        "  -S, --max-size N     largest message in bytes (default 4M)\n"
+        "  -S, --max-size N     largest message in bytes (default 4M; rate and\n"
+        "                       signal tests stop at their own limit above)\n"
         "  -i, --iters N        timed iterations per point (default: by size;\n"
-        "                       for *_bw tests one iteration is one window)\n"
+        "                       for *_bw and *_rate one iteration is one window,\n"
+        "                       for put_signal_lat one round trip)\n"
         "  -w, --warmup N       untimed warm-up iterations (default: by size)\n"
-        "  -W, --window N       operations per window for *_bw (default 64)\n"
+        "  -W, --window N       operations per window for *_bw, *_rate (default 64)\n"
         "  -T, --max-time SEC   cap the timed part of a point at about SEC seconds\n"
         "                       by lowering the iteration count (default 0.05,\n"
         "                       0 = no cap; never below 4 iterations; ignored\n"
@@ -98,7 +132,9 @@ static void usage(FILE *f)
         "  -n, --no-check       skip the data verification after each point\n"
         "  -h, --help           this text\n"
         "Output on PE 0: CSV 'test,size,value,unit,iters'; us = microseconds per\n"
-        "operation (lower is better), MB/s = 10^6 bytes/s (higher is better).\n");
+        "operation (lower is better), MB/s = 10^6 bytes/s, Mops/s = 10^6\n"
+        "operations/s (higher is better).\n",
+        HAVE_PUT_SIGNAL ? "" : "; this shmem.h is older");
 }
 
 static int parse_size(const char *s, size_t *out)
@@ -221,10 +257,10 @@ static long default_iters(const struct options *o, int test, size_t size)
 {
     if (o->iters > 0)
         return o->iters;
-    size_t per_it = is_bw(test) ? size * (size_t)o->window : size;
-    size_t budget = is_bw(test) ? BW_BUDGET : LAT_BUDGET;
-    long lo = is_bw(test) ? BW_MIN_IT : LAT_MIN_IT;
-    long hi = is_bw(test) ? BW_MAX_IT : LAT_MAX_IT;
+    size_t per_it = is_win(test) ? size * (size_t)o->window : size;
+    size_t budget = is_win(test) ? BW_BUDGET : LAT_BUDGET;
+    long lo = is_win(test) ? BW_MIN_IT : LAT_MIN_IT;
+    long hi = is_win(test) ? BW_MAX_IT : LAT_MAX_IT;
     long n = (long)(budget / per_it);
     return n < lo ? lo : n > hi ? hi : n;
 }
@@ -237,11 +273,42 @@ static long default_warmup(const struct options *o, long iters)
     return w < 2 ? 2 : w > 1000 ? 1000 : w;
 }
 
+/* put_signal_lat: the signal word (symmetric) and the last sequence number
+ * PE 0 sent in this point.  STOP_SIGNAL ends PE 1's answering loop. */
+static uint64_t *sig;
+static uint64_t sig_seq;
+#define STOP_SIGNAL UINT64_MAX
+
+#if HAVE_PUT_SIGNAL
+/* PE 1's side of put_signal_lat: answer every signal from PE 0 with a put
+ * of the same size and the same signal value, until STOP_SIGNAL. */
+static void answer_signals(size_t size, char *local, char *remote)
+{
+    uint64_t next = 1;
+    for (;;) {
+        uint64_t v = shmem_signal_wait_until(sig, SHMEM_CMP_GE, next);
+        if (v == STOP_SIGNAL)
+            break;
+        shmem_putmem_signal(remote, local, size, sig, v, SHMEM_SIGNAL_SET, 0);
+        next = v + 1;
+    }
+}
+#endif
+
 /* n iterations of test t at this size; PE 0 only. */
 static void run_iters(int t, long n, size_t size, int window,
                       char *local, char *remote, int peer)
 {
     switch (t) {
+    case PUT_SIGNAL_LAT:
+#if HAVE_PUT_SIGNAL
+        for (long i = 0; i < n; i++) {
+            uint64_t v = ++sig_seq;
+            shmem_putmem_signal(remote, local, size, sig, v, SHMEM_SIGNAL_SET, peer);
+            shmem_signal_wait_until(sig, SHMEM_CMP_GE, v);
+        }
+#endif
+        break;
     case PUT_LAT:
         for (long i = 0; i < n; i++) {
             shmem_putmem(remote, local, size, peer);
@@ -258,6 +325,7 @@ static void run_iters(int t, long n, size_t size, int window,
             shmem_getmem(local, remote, size, peer);
         break;
     case PUT_BW:
+    case PUT_RATE:
         for (long i = 0; i < n; i++) {
             for (int w = 0; w < window; w++)
                 shmem_putmem_nbi(remote, local, size, peer);
@@ -265,6 +333,7 @@ static void run_iters(int t, long n, size_t size, int window,
         }
         break;
     case GET_BW:
+    case GET_RATE:
         for (long i = 0; i < n; i++) {
             for (int w = 0; w < window; w++)
                 shmem_getmem_nbi(local, remote, size, peer);
@@ -318,24 +387,34 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    /* Symmetric layout: [src: max_size][dst: max_size][flag: 64 bytes].
-     * Put tests move PE 0's src to PE 1's dst; get tests move PE 1's src
-     * to PE 0's dst. */
+    if (o.tests[PUT_SIGNAL_LAT] && !HAVE_PUT_SIGNAL) {
+        o.tests[PUT_SIGNAL_LAT] = 0;
+        if (me == 0)
+            fprintf(stderr, "putget_bench: put_signal_lat skipped: this shmem.h predates "
+                    "OpenSHMEM 1.5 (no shmem_putmem_signal)\n");
+    }
+
+    /* Symmetric layout: [src: max_size][dst: max_size], then two 64-byte
+     * lines: [flag][signal].  Put tests move PE 0's src to PE 1's dst; get
+     * tests move PE 1's src to PE 0's dst; put_signal_lat does both. */
     size_t cap = o.max_size;
-    char *base = shmem_malloc(2 * cap + 64);
+    size_t tail = (2 * cap + 63) / 64 * 64;
+    char *base = shmem_align(64, tail + 128);
     if (!base) {
         if (me == 0)
-            fprintf(stderr, "putget_bench: shmem_malloc(%zu) failed; is the "
-                    "symmetric heap large enough?\n", 2 * cap + 64);
+            fprintf(stderr, "putget_bench: shmem_align(64, %zu) failed; is the "
+                    "symmetric heap large enough?\n", tail + 128);
         fflush(stderr);
         shmem_finalize();
         return 1;
     }
     char *src = base;
     char *dst = base + cap;
-    int *flag = (int *)(base + 2 * cap);
-    memset(base, me + 1, 2 * cap + 64);   /* touch every page before timing */
+    int *flag = (int *)(base + tail);
+    sig = (uint64_t *)(base + tail + 64);
+    memset(base, me + 1, tail + 128);   /* touch every page before timing */
     *flag = 0;
+    *sig = 0;
     shmem_barrier_all();
 
     const int peer = 1;
@@ -351,13 +430,22 @@ int main(int argc, char **argv)
     for (int t = 0; t < NTESTS; t++) {
         if (!o.tests[t])
             continue;
-        for (size_t size = o.min_size; size <= o.max_size; size *= 2) {
+        size_t top = o.max_size < test_max[t] ? o.max_size : test_max[t];
+        for (size_t size = o.min_size; size <= top; size *= 2) {
             seed++;
             long iters = default_iters(&o, t, size);
             long warm = default_warmup(&o, iters);
             double elapsed = 0.0;
 
+            if (t == PUT_SIGNAL_LAT) {
+                *sig = 0;            /* each PE resets its own signal */
+                sig_seq = 0;
+            }
             shmem_barrier_all();
+#if HAVE_PUT_SIGNAL
+            if (t == PUT_SIGNAL_LAT && me == 1)
+                answer_signals(size, src, dst);
+#endif
             if (me == 0) {
                 char *local = is_put(t) ? src : dst;
                 char *remote = is_put(t) ? dst : src;
@@ -391,6 +479,11 @@ int main(int argc, char **argv)
                 double t0 = now_sec();
                 run_iters(t, iters, size, o.window, local, remote, peer);
                 elapsed = now_sec() - t0;
+#if HAVE_PUT_SIGNAL
+                if (t == PUT_SIGNAL_LAT)   /* end PE 1's answering loop */
+                    shmem_putmem_signal(remote, local, 0, sig, STOP_SIGNAL,
+                                        SHMEM_SIGNAL_SET, peer);
+#endif
             }
             shmem_barrier_all();
 
@@ -399,10 +492,38 @@ int main(int argc, char **argv)
                  * check it where it landed. */
                 int ok = 1;
                 long long off = -1;
-                if (is_put(t)) {
+                if (t == PUT_SIGNAL_LAT) {
+#if HAVE_PUT_SIGNAL
+                    /* One round trip with fresh patterns both ways: the
+                     * data must be there as soon as the signal is. */
+                    *sig = 0;
+                    if (me == 1)
+                        fill(src, size, seed + 1000u);
+                    else
+                        fill(src, size, seed);
+                    shmem_barrier_all();
+                    if (me == 0) {
+                        shmem_putmem_signal(dst, src, size, sig, 1, SHMEM_SIGNAL_SET, peer);
+                        shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 2);
+                        off = first_bad(dst, size, seed + 1000u);
+                        if (off >= 0) ok = 0;
+                    } else {
+                        shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 1);
+                        off = first_bad(dst, size, seed);
+                        *flag = off < 0 ? 0 : (int)(off >= 0x7ffffffe ? 0x7ffffffe : off) + 1;
+                        shmem_putmem_signal(dst, src, size, sig, 2, SHMEM_SIGNAL_SET, 0);
+                    }
+                    shmem_barrier_all();
+                    if (me == 0 && ok) {
+                        int remote_flag = 0;
+                        shmem_getmem(&remote_flag, flag, sizeof remote_flag, peer);
+                        if (remote_flag) { ok = 0; off = remote_flag - 1; }
+                    }
+#endif
+                } else if (is_put(t)) {
                     if (me == 0) {
                         fill(src, size, seed);
-                        if (t == PUT_BW)
+                        if (is_win(t))
                             shmem_putmem_nbi(dst, src, size, peer);
                         else
                             shmem_putmem(dst, src, size, peer);
@@ -426,7 +547,7 @@ int main(int argc, char **argv)
                         memset(dst, 0, size);
                     shmem_barrier_all();
                     if (me == 0) {
-                        if (t == GET_BW) {
+                        if (is_win(t)) {
                             shmem_getmem_nbi(dst, src, size, peer);
                             shmem_quiet();
                         } else {
@@ -446,10 +567,18 @@ int main(int argc, char **argv)
             }
 
             if (me == 0) {
-                if (is_bw(t)) {
+                if (is_rate(t)) {
+                    double ops = (double)o.window * (double)iters;
+                    printf("%s,%zu,%.3f,Mops/s,%ld\n", test_names[t], size,
+                           ops / elapsed / 1e6, iters);
+                } else if (is_win(t)) {
                     double bytes = (double)size * (double)o.window * (double)iters;
                     printf("%s,%zu,%.2f,MB/s,%ld\n", test_names[t], size,
                            bytes / elapsed / 1e6, iters);
+                } else if (t == PUT_SIGNAL_LAT) {
+                    /* half the round trip */
+                    printf("%s,%zu,%.3f,us,%ld\n", test_names[t], size,
+                           elapsed * 1e6 / (double)iters / 2, iters);
                 } else {
                     printf("%s,%zu,%.3f,us,%ld\n", test_names[t], size,
                            elapsed * 1e6 / (double)iters, iters);
@@ -457,7 +586,7 @@ int main(int argc, char **argv)
                 fflush(stdout);
                 points++;
             }
-            if (size > ((size_t)-1) / 2)
+            if (size > top / 2)
                 break;
         }
     }

@@ -39,6 +39,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_common.h"
 #include <shmem.h>
 
 #include <errno.h>
@@ -71,13 +72,6 @@ struct options {
 #define RATE_IT       20000L
 #define MIN_CAPPED_IT 4L     /* --max-time never goes below this */
 
-static double now_sec(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -100,39 +94,6 @@ static void usage(FILE *f)
         "Output on PE 0: CSV 'test,size,value,unit,iters'; us = microseconds per\n"
         "operation (lower is better), Mops/s = 10^6 operations/s (higher is better).\n",
         LAT_IT, RATE_IT);
-}
-
-static int parse_long(const char *s, long min, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end != '\0' || v < min)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_tests(const char *list, int *tests)
-{
-    char buf[256];
-    if (strlen(list) >= sizeof buf)
-        return -1;
-    strcpy(buf, list);
-    memset(tests, 0, NTESTS * sizeof *tests);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        if (strcmp(tok, "all") == 0) {
-            for (int t = 0; t < NTESTS; t++) tests[t] = 1;
-            continue;
-        }
-        int found = 0;
-        for (int t = 0; t < NTESTS; t++)
-            if (strcmp(tok, test_names[t]) == 0) { tests[t] = 1; found = 1; }
-        if (!found)
-            return -1;
-    }
-    return 0;
 }
 
 /* Returns 0 to run, 1 to exit successfully (help), -1 on a usage error.
@@ -162,7 +123,7 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
     const char *bad = NULL;
     while ((c = getopt_long(argc, argv, "t:i:w:W:T:nh", longopts, NULL)) != -1) {
         switch (c) {
-        case 't': if (parse_tests(optarg, o->tests)) bad = "bad value for --tests"; break;
+        case 't': if (parse_tests(optarg, test_names, NTESTS, o->tests)) bad = "bad value for --tests"; break;
         case 'i': if (parse_long(optarg, 1, &o->iters)) bad = "bad value for --iters"; break;
         case 'w': if (parse_long(optarg, 0, &o->warmup)) bad = "bad value for --warmup"; break;
         case 'W':

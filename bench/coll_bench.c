@@ -72,6 +72,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_common.h"
 #include <shmem.h>
 
 #include <errno.h>
@@ -89,8 +90,6 @@
 #define HAVE_TEAM_COLLECTIVES 0
 #endif
 
-#define KIB ((size_t)1024)
-#define MIB (KIB * KIB)
 #define ELEM sizeof(long)
 
 enum test_id { BARRIER_ALL, TEAM_SYNC, BROADCAST, SUM_REDUCE, SUM_REDUCE_DOUBLE, COLLECT,
@@ -138,13 +137,6 @@ struct options {
 
 static const long poison = (long)0x5a5aa5a55a5aa5a5ULL;
 
-static double now_sec(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -174,56 +166,6 @@ static void usage(FILE *f)
         "Output on PE 0: CSV 'test,size,value,unit,iters'; us = microseconds per\n"
         "call (lower is better); size = bytes per PE.\n",
         HAVE_TEAM_COLLECTIVES ? "" : "\n                       (not available: this shmem.h predates 1.5)");
-}
-
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || s[0] == '-')
-        return -1;
-    if (*end == 'k' || *end == 'K') { v *= KIB; end++; }
-    else if (*end == 'm' || *end == 'M') { v *= MIB; end++; }
-    if (*end == 'i' || *end == 'I') end++;       /* accept KiB / MiB */
-    if (*end == 'b' || *end == 'B') end++;
-    if (*end != '\0' || v == 0)
-        return -1;
-    *out = (size_t)v;
-    return 0;
-}
-
-static int parse_long(const char *s, long min, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end != '\0' || v < min)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_tests(const char *list, int *tests)
-{
-    char buf[256];
-    if (strlen(list) >= sizeof buf)
-        return -1;
-    strcpy(buf, list);
-    memset(tests, 0, NTESTS * sizeof *tests);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        if (strcmp(tok, "all") == 0) {
-            for (int t = 0; t < NTESTS; t++) tests[t] = 1;
-            continue;
-        }
-        int found = 0;
-        for (int t = 0; t < NTESTS; t++)
-            if (strcmp(tok, test_names[t]) == 0) { tests[t] = 1; found = 1; }
-        if (!found)
-            return -1;
-    }
-    return 0;
 }
 
 /* Returns 0 to run, 1 to exit successfully (help), -1 on a usage error.
@@ -261,7 +203,7 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
     const char *bad = NULL;
     while ((c = getopt_long(argc, argv, "t:f:s:S:i:w:T:nh", longopts, NULL)) != -1) {
         switch (c) {
-        case 't': if (parse_tests(optarg, o->tests)) bad = "bad value for --tests"; break;
+        case 't': if (parse_tests(optarg, test_names, NTESTS, o->tests)) bad = "bad value for --tests"; break;
         case 'f':
             if (strcmp(optarg, "active") == 0) o->form = FORM_ACTIVE;
             else if (strcmp(optarg, "team") == 0) {
@@ -436,19 +378,6 @@ static void run_iters(int t, long n, size_t size, double *per_call)
         if (per_call)
             per_call[i] = now_sec() - t0;
     }
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The median of v[0..n) (sorts them), n > 0. */
-static double median(double *v, long n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* This PE's statistic of the n call times (may sort them). */

@@ -29,6 +29,7 @@
  */
 #define _GNU_SOURCE
 
+#include "bench_common.h"
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
@@ -40,8 +41,6 @@
 #include <string.h>
 #include <time.h>
 
-#define KIB ((size_t)1024)
-#define MIB (KIB * KIB)
 #define LINE 64
 #define CHUNKS 16
 
@@ -52,13 +51,6 @@ struct options {
     double max_time;        /* seconds per memcpy point, <= 0: no cap */
     int check;
 };
-
-static double now_sec(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void usage(FILE *f)
 {
@@ -74,23 +66,6 @@ static void usage(FILE *f)
         "  -n, --no-check       skip the checks\n"
         "  -h, --help           this text\n"
         "Output: CSV 'test,size,value,unit,iters'.\n");
-}
-
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || s[0] == '-')
-        return -1;
-    if (*end == 'k' || *end == 'K') { v *= KIB; end++; }
-    else if (*end == 'm' || *end == 'M') { v *= MIB; end++; }
-    if (*end == 'i' || *end == 'I') end++;
-    if (*end == 'b' || *end == 'B') end++;
-    if (*end != '\0' || v == 0)
-        return -1;
-    *out = (size_t)v;
-    return 0;
 }
 
 static int parse_args(int argc, char **argv, struct options *o)
@@ -169,12 +144,6 @@ static int pin_self(int cpu)
     CPU_ZERO(&set);
     CPU_SET(cpu, &set);
     return pthread_setaffinity_np(pthread_self(), sizeof set, &set);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* ---- memcpy_bw ------------------------------------------------------------ */

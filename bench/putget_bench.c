@@ -40,6 +40,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_common.h"
 #include <shmem.h>
 
 #include <errno.h>
@@ -57,8 +58,6 @@
 #define HAVE_PUT_SIGNAL 0
 #endif
 
-#define KIB ((size_t)1024)
-#define MIB (KIB * KIB)
 
 enum test_id { PUT_LAT, PUT_LAT_NOQUIET, GET_LAT, PUT_BW, GET_BW, PUT_RATE, GET_RATE,
                PUT_SIGNAL_LAT, NTESTS };
@@ -102,13 +101,6 @@ struct options {
 #define BW_MIN_IT    4L
 #define MIN_CAPPED_IT 4L     /* --max-time never goes below this */
 
-static double now_sec(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -135,56 +127,6 @@ static void usage(FILE *f)
         "operation (lower is better), MB/s = 10^6 bytes/s, Mops/s = 10^6\n"
         "operations/s (higher is better).\n",
         HAVE_PUT_SIGNAL ? "" : "; this shmem.h is older");
-}
-
-static int parse_size(const char *s, size_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || s[0] == '-')
-        return -1;
-    if (*end == 'k' || *end == 'K') { v *= KIB; end++; }
-    else if (*end == 'm' || *end == 'M') { v *= MIB; end++; }
-    if (*end == 'i' || *end == 'I') end++;       /* accept KiB / MiB */
-    if (*end == 'b' || *end == 'B') end++;
-    if (*end != '\0' || v == 0)
-        return -1;
-    *out = (size_t)v;
-    return 0;
-}
-
-static int parse_long(const char *s, long min, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end != '\0' || v < min)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_tests(const char *list, int *tests)
-{
-    char buf[256];
-    if (strlen(list) >= sizeof buf)
-        return -1;
-    strcpy(buf, list);
-    memset(tests, 0, NTESTS * sizeof *tests);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        if (strcmp(tok, "all") == 0) {
-            for (int t = 0; t < NTESTS; t++) tests[t] = 1;
-            continue;
-        }
-        int found = 0;
-        for (int t = 0; t < NTESTS; t++)
-            if (strcmp(tok, test_names[t]) == 0) { tests[t] = 1; found = 1; }
-        if (!found)
-            return -1;
-    }
-    return 0;
 }
 
 /* Returns 0 to run, 1 to exit successfully (help), -1 on a usage error.
@@ -218,7 +160,7 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
     const char *bad = NULL;
     while ((c = getopt_long(argc, argv, "t:s:S:i:w:W:T:nh", longopts, NULL)) != -1) {
         switch (c) {
-        case 't': if (parse_tests(optarg, o->tests)) bad = "bad value for --tests"; break;
+        case 't': if (parse_tests(optarg, test_names, NTESTS, o->tests)) bad = "bad value for --tests"; break;
         case 's': if (parse_size(optarg, &o->min_size)) bad = "bad value for --min-size"; break;
         case 'S': if (parse_size(optarg, &o->max_size)) bad = "bad value for --max-size"; break;
         case 'i': if (parse_long(optarg, 1, &o->iters)) bad = "bad value for --iters"; break;

@@ -1,0 +1,91 @@
+/*
+ * bench_common.h: the small helpers every benchmark of bench/ shares (a clock,
+ * option parsing, a median).  Plain C and header-only, so each benchmark stays
+ * one source file that any OpenSHMEM implementation's oshcc can build.
+ */
+#ifndef SHOAL_BENCH_COMMON_H
+#define SHOAL_BENCH_COMMON_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define KIB ((size_t)1024)
+#define MIB (KIB * KIB)
+
+static inline double now_sec(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A byte count such as 64, 8K, 4M, 16KiB; 0 and negative values are errors. */
+static inline int parse_size(const char *s, size_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || s[0] == '-')
+        return -1;
+    if (*end == 'k' || *end == 'K') { v *= KIB; end++; }
+    else if (*end == 'm' || *end == 'M') { v *= MIB; end++; }
+    if (*end == 'i' || *end == 'I') end++;       /* accept KiB / MiB */
+    if (*end == 'b' || *end == 'B') end++;
+    if (*end != '\0' || v == 0)
+        return -1;
+    *out = (size_t)v;
+    return 0;
+}
+
+/* A whole number >= min. */
+static inline int parse_long(const char *s, long min, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end != '\0' || v < min)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* A comma-separated list of names[0..n) or 'all' into the flags selected[0..n). */
+static inline int parse_tests(const char *list, const char *const *names, int n, int *selected)
+{
+    char buf[256];
+    if (strlen(list) >= sizeof buf)
+        return -1;
+    strcpy(buf, list);
+    memset(selected, 0, (size_t)n * sizeof *selected);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "all") == 0) {
+            for (int t = 0; t < n; t++) selected[t] = 1;
+            continue;
+        }
+        int found = 0;
+        for (int t = 0; t < n; t++)
+            if (strcmp(tok, names[t]) == 0) { selected[t] = 1; found = 1; }
+        if (!found)
+            return -1;
+    }
+    return 0;
+}
+
+static inline int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median of v[0..n) (sorts them), n > 0. */
+static inline double median(double *v, long n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#endif /* SHOAL_BENCH_COMMON_H */

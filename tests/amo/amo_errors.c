@@ -1,6 +1,6 @@
 /* AMOs on bad targets must end the whole job at once with a non-zero status and a message
  * naming the routine and the problem. Run as `oshrun -np N amo_errors CASE` (see
- * expect_fatal.cmake): the last PE makes the bad call while the other PEs wait in a barrier
+ * tests/cmake/expect_job.cmake): the last PE makes the bad call while the other PEs wait in a barrier
  * that can never complete, so the job only ends if the error ends every PE.
  *
  * Cases:

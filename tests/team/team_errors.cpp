@@ -1,5 +1,5 @@
 // Misuse of team handles, one case per run (argv[1]); every PE makes the same call. The
-// specification leaves these undefined; Shoal reports them. team_expect.cmake runs a case and
+// specification leaves these undefined; Shoal reports them. tests/cmake/expect_job.cmake runs a case and
 // checks the outcome: either the call returns an error code on every PE after a message naming
 // the routine (mode "return": this program then exits 0 if every PE got the documented value),
 // or the job ends promptly, non-zero, with such a message (mode "fatal": a PE printing

@@ -1,22 +1,30 @@
-# Runs one case of team_errors and checks how it ends:
+# Runs one case of an error-checking program through the launcher and checks how it ends:
 #
 #   cmake -DLAUNCHER=<oshrun> [-DLAUNCHER_ARGS=a|b] -DNP=<n> -DPROGRAM=<exe> -DCASE=<arg>
-#         -DMODE=return|fatal [-DEXPECT=<regex>] [-DLIMIT=<seconds>] -P team_expect.cmake
+#         [-DMODE=fatal|return] [-DEXPECT=<regex>] [-DWENT_ON=<regex>] [-DLIMIT=<seconds>]
+#         -P expect_job.cmake
 #
-# MODE return: the job exits 0 (every PE got the documented return value) within LIMIT
-#              seconds, and its output matches EXPECT (the library's message) when given.
-# MODE fatal:  the job exits non-zero within LIMIT seconds, its output matches EXPECT, and no
-#              PE printed "RETURNED" (went on after the error).
+# MODE fatal (default): the job exits non-zero within LIMIT seconds (default 30), its output
+#   (stdout and stderr) matches EXPECT, and no line matches WENT_ON (what the program prints
+#   when a PE carries on after the error; default "UNREACHABLE|RETURNED").
+# MODE return: the job exits 0 within LIMIT seconds (every PE got the documented return value)
+#   and its output matches EXPECT when given.
 # (LAUNCHER_ARGS separated by "|" as a ";" would split the CTest command line.)
 cmake_minimum_required(VERSION 3.22)
 
-foreach(v LAUNCHER NP PROGRAM CASE MODE)
+foreach(v LAUNCHER NP PROGRAM CASE)
   if(NOT DEFINED ${v})
-    message(FATAL_ERROR "team_expect.cmake: ${v} not set")
+    message(FATAL_ERROR "expect_job.cmake: ${v} not set")
   endif()
 endforeach()
+if(NOT DEFINED MODE)
+  set(MODE fatal)
+endif()
 if(NOT DEFINED LIMIT)
   set(LIMIT 30)
+endif()
+if(NOT DEFINED WENT_ON)
+  set(WENT_ON "UNREACHABLE|RETURNED")
 endif()
 if(DEFINED LAUNCHER_ARGS)
   string(REPLACE "|" ";" LAUNCHER_ARGS "${LAUNCHER_ARGS}")
@@ -45,10 +53,10 @@ elseif(MODE STREQUAL "fatal")
   if(rc EQUAL 0)
     message(FATAL_ERROR "${CASE}: the job exited with status 0; expected a fatal error")
   endif()
-  if("${out}${err}" MATCHES "RETURNED")
+  if("${out}${err}" MATCHES "${WENT_ON}")
     message(FATAL_ERROR "${CASE}: a PE went on after the fatal error")
   endif()
 else()
-  message(FATAL_ERROR "team_expect.cmake: MODE must be return or fatal, not ${MODE}")
+  message(FATAL_ERROR "expect_job.cmake: MODE must be return or fatal, not ${MODE}")
 endif()
 message("${CASE}: OK (${MODE}), exit status ${rc} after ${elapsed} s")

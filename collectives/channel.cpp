@@ -21,6 +21,9 @@ int Channel::world_pe(int team_pe) const noexcept { return team_.world_pe(team_p
 std::byte *Channel::scratch() const noexcept { return team_.channel_slot().scratch; }
 std::size_t Channel::scratch_bytes() const noexcept { return team_.channel_slot().scratch_bytes; }
 
+Slot &Channel::slot() const noexcept { return team_.channel_slot(); }
+int Channel::slot_index(int pe) const noexcept { return team_.slot_index(pe); }
+
 std::byte *Channel::mapped(const void *symmetric, int peer) const noexcept {
   const Runtime &rt = *g_runtime;
   const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(symmetric) - rt.heap_base;

@@ -25,6 +25,8 @@ struct shoal_team;
 
 namespace shoal::coll {
 
+struct Slot;
+
 class Channel {
  public:
   Channel(shoal_team &team, const char *routine) noexcept;
@@ -42,6 +44,11 @@ class Channel {
   // (loads and stores reach that PE's memory), or null when it is not: the peer is on another
   // node, shared memory is off, or the address is not in the symmetric heap.
   std::byte *mapped(const void *symmetric, int peer) const noexcept;
+
+  // The team's slot and the index of team PE `pe` in its per-PE arrays, for on-node algorithms
+  // that keep their own state there (broadcast/cache_line, reduce/cache_line).
+  Slot &slot() const noexcept;
+  int slot_index(int pe) const noexcept;
 
   // Copies bytes from local memory to the symmetric address `dest` of team PE `peer` (or, for
   // peer == rank(), locally). Complete at the source on return; visible at the peer after the

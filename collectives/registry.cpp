@@ -41,11 +41,14 @@ const char *const kKeys[] = {
 // sizes (bench/coll_bench.c); the bandwidth-oriented ones only pay off on larger teams.
 const char *const kAutoRules[] = {
     "dissemination",                                              // barrier
-    "binomial:bytes<=512k,scatter_allgather:pes>4,binomial",      // broadcast
-    "mailbox,recursive_doubling:bytes<=64k,rabenseifner:pes>4,recursive_doubling",  // reduce
-    "recursive_doubling:bytes<=4k,ring",                          // collect
-    "recursive_doubling:bytes<=4k,ring",                          // fcollect
-    "pairwise",                                                   // alltoall
+    // broadcast; cache_line and direct only where every heap is mapped (one node)
+    "cache_line,direct,binomial:bytes<=512k,scatter_allgather:pes>4,binomial",
+    // reduce; the same
+    "cache_line,direct:pes<=2&bytes>4k,direct:bytes>64k,mailbox,recursive_doubling:bytes<=64k,"
+    "rabenseifner:pes>4,recursive_doubling",
+    "mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,ring",    // collect
+    "mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,ring",    // fcollect
+    "mailbox:pes<=8,pairwise",                                    // alltoall
     "recursive_doubling",                                         // scan
 };
 static_assert(sizeof(kAutoRules) / sizeof(kAutoRules[0]) == kCollectives);

@@ -16,6 +16,18 @@ constexpr int kMaskWords = 16;
 // alternation, so a message of an exchange needs no credit (Channel::next_outbox).
 constexpr std::size_t kBoxBytes = 128;
 constexpr int kBoxPeers = 256;
+// Cache lines of the on-node algorithms (broadcast/cache_line, reduce/cache_line): each line
+// holds kLinePayload bytes of a message and the message's sequence number, so a reader that sees
+// the sequence number has that part of the data too (one cache-line transfer). Per sending PE
+// (slot index below kBoxPeers) every PE holds two messages of kExchangeMsgLines lines for
+// exchanges (reductions), kBcastLines single-line messages for broadcasts from that PE, and
+// one line where that PE acknowledges this PE's broadcasts.
+constexpr std::size_t kLineBytes = 64;
+constexpr std::size_t kLinePayload = kLineBytes - sizeof(std::uint64_t);
+constexpr int kExchangeMsgLines = 8;
+constexpr int kExchangeLines = 2 * kExchangeMsgLines;
+constexpr int kBcastLines = 8;
+constexpr int kLinesPerPeer = kExchangeLines + kBcastLines + 1;
 
 struct Slot {
   int index = -1;                     // which slot of the area; -1: none (not a member)
@@ -25,6 +37,8 @@ struct Slot {
   std::uint64_t *masks = nullptr;     // kMaskWords: OR of members' slots in use (team splits)
   std::byte *boxes = nullptr;         // [sender][2] mailboxes of kBoxBytes
   int box_peers = 0;                  // senders with mailboxes (slot indices below this)
+  std::byte *lines = nullptr;         // [sender][kLinesPerPeer] lines of kLineBytes
+  int line_peers = 0;                 // senders with lines (slot indices below this)
   std::byte *scratch = nullptr;       // symmetric scratch of the team
   std::size_t scratch_bytes = 0;
   // This PE's side of every channel, one entry per team PE (local memory, never remote).
@@ -34,6 +48,11 @@ struct Slot {
   std::vector<std::uint64_t> grants_in;   // credits of team PE i consumed here
   std::vector<std::uint64_t> boxes_out;   // mailbox messages sent to team PE i
   std::vector<std::uint64_t> boxes_in;    // mailbox messages of team PE i read here
+  // Cache-line messages (indexed like the counters: by slot index).
+  std::vector<std::uint64_t> exchanges;   // exchange lines sent to (= read from) slot index i
+  std::vector<std::uint64_t> bcasts_out;  // broadcast lines sent to slot index i
+  std::vector<std::uint64_t> bcasts_in;   // broadcast lines of slot index i read here
+  std::vector<std::uint64_t> bcasts_acked;  // broadcast lines slot index i is known to have read
 };
 
 }  // namespace shoal::coll

@@ -16,6 +16,11 @@ std::size_t box_area(int world_pes) {
   return static_cast<std::size_t>(std::min(world_pes, kBoxPeers)) * 2 * kBoxBytes;
 }
 
+// Cache lines of the on-node algorithms, for the same senders as the mailboxes.
+std::size_t line_area(int world_pes) {
+  return static_cast<std::size_t>(std::min(world_pes, kBoxPeers)) * kLinesPerPeer * kLineBytes;
+}
+
 struct Area {
   std::byte *base = nullptr;
   int count = 0;
@@ -33,7 +38,7 @@ std::size_t area_bytes(const Config &config, int world_pes) noexcept {
   const std::size_t flags = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
   const std::size_t scratch = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
   return (config.teams_max + kReservedSlots) *
-         (3 * flags + kMaskBytes + box_area(world_pes) + scratch);
+         (3 * flags + kMaskBytes + box_area(world_pes) + line_area(world_pes) + scratch);
 }
 
 void attach(std::byte *area, const Config &config, int world_pes) noexcept {
@@ -42,7 +47,8 @@ void attach(std::byte *area, const Config &config, int world_pes) noexcept {
   g_area.world_pes = world_pes;
   g_area.flags_bytes = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
   g_area.scratch_bytes = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
-  g_area.slot_bytes = 3 * g_area.flags_bytes + kMaskBytes + box_area(world_pes) + g_area.scratch_bytes;
+  g_area.slot_bytes = 3 * g_area.flags_bytes + kMaskBytes + box_area(world_pes) +
+                      line_area(world_pes) + g_area.scratch_bytes;
   g_area.used.assign(kMaskWords, 0);
 }
 
@@ -69,16 +75,26 @@ void bind(Slot &slot, int index, int team_pes, bool clear) noexcept {
   slot.masks = reinterpret_cast<std::uint64_t *>(base + 3 * g_area.flags_bytes);
   slot.boxes = base + 3 * g_area.flags_bytes + kMaskBytes;
   slot.box_peers = std::min(g_area.world_pes, kBoxPeers);
-  slot.scratch = slot.boxes + box_area(g_area.world_pes);
+  slot.lines = slot.boxes + box_area(g_area.world_pes);  // 64-byte aligned
+  slot.line_peers = std::min(g_area.world_pes, kBoxPeers);
+  slot.scratch = slot.lines + line_area(g_area.world_pes);
   slot.scratch_bytes = g_area.scratch_bytes;
   const auto n = static_cast<std::size_t>(team_pes);
-  if (clear) std::memset(base, 0, 2 * g_area.flags_bytes);
+  if (clear) {
+    std::memset(base, 0, 2 * g_area.flags_bytes);
+    // The lines' sequence words count from zero again, like the counters.
+    std::memset(slot.lines, 0, line_area(g_area.world_pes));
+  }
   slot.sent.assign(n, 0);
   slot.received.assign(n, 0);
   slot.grants_out.assign(n, 0);
   slot.grants_in.assign(n, 0);
   slot.boxes_out.assign(n, 0);
   slot.boxes_in.assign(n, 0);
+  slot.exchanges.assign(n, 0);
+  slot.bcasts_out.assign(n, 0);
+  slot.bcasts_in.assign(n, 0);
+  slot.bcasts_acked.assign(n, 0);
   g_area.used[static_cast<std::size_t>(index) / 64] |= std::uint64_t{1} << (index % 64);
 }
 

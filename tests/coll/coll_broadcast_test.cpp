@@ -134,3 +134,26 @@ TEST(CollBroadcast, BackToBack) {
   }
   shmem_barrier_all();
 }
+
+// Sizes on both sides of the on-node algorithms' limits (56 B in one cache line, larger ones
+// copied straight from the root's source, 64 KiB+), back to back with no barrier, the root
+// moving each time, on every team: consecutive calls switch between algorithms on the same
+// buffers. Then 40 one-element broadcasts from one root in a row (the cache-line ring wraps
+// several times, so the root depends on its readers' acknowledgements), and from every root.
+TEST(CollBroadcast, LineSizesBackToBack) {
+  const std::size_t sizes[] = {1, 8, 48, 55, 56, 57, 63, 64, 65, 200, 8, 4097, 56, 70001, 1};
+  SymBuffer dest(70001 + kGuardBytes), source(70001 + kGuardBytes);
+  ASSERT_TRUE(dest && source);
+  for (const TeamCase* t : all_teams()) {
+    if (!t->member) continue;
+    unsigned salt = team_salt(700, *t);
+    int k = 0;
+    for (std::size_t n : sizes)
+      broadcast_case<Rma_mem>(*t, n, k++ % t->size, salt++, dest.get(), source.get());
+    for (int i = 0; i < 40; ++i)
+      broadcast_case<Rma_int64>(*t, 1, 0, salt++, dest.get(), source.get());
+    for (int i = 0; i < 40; ++i)
+      broadcast_case<Rma_int64>(*t, 7, i % t->size, salt++, dest.get(), source.get());
+  }
+  shmem_barrier_all();
+}

@@ -263,3 +263,34 @@ TEST(CollReduce, MixedCollectivesBackToBack) {
   }
   shmem_barrier_all();
 }
+
+// Sizes on both sides of the on-node algorithms' limits (one cache line of 56 B, eight of them:
+// 448 B, or 384 B of 16-byte elements; vectors read straight from every PE's source above a few
+// KiB), out of place and in place alternately, back to back with no barrier on every team:
+// consecutive calls switch between algorithms on the same buffers, and the in-place ones
+// overwrite a source the peers read.
+TEST(CollReduce, LineSizesBackToBack) {
+  const std::size_t bytes[] = {1,   8,   48,  55,  56,   57, 63,   64,    65, 200, 384,
+                               385, 448, 449, 8,   4097, 56, 8193, 70001, 1};
+  SymBuffer dest(70001 + kGuardBytes), source(70001 + kGuardBytes);
+  ASSERT_TRUE(dest && source);
+  for (const TeamCase* t : all_teams()) {
+    if (!t->member) continue;
+    unsigned salt = team_salt(9500, *t);
+    bool in_place = false;
+    for (std::size_t b : bytes) {
+      reduce_case<Bit_uchar>(*t, Op::xor_, b, salt++, dest.get(), source.get(), in_place);
+      if (b % 8 == 0)
+        reduce_case<Cmp_long>(*t, Op::sum, b / 8, salt++, dest.get(), source.get(), !in_place);
+      if (b % 4 == 0)
+        reduce_case<Cmp_float>(*t, Op::sum, b / 4, salt++, dest.get(), source.get(), in_place);
+      if (b % 16 == 0)
+        reduce_case<Cx_complexd>(*t, Op::prod, b / 16, salt++, dest.get(), source.get(), in_place);
+      in_place = !in_place;
+    }
+    for (int i = 0; i < 30; ++i)
+      reduce_case<Cmp_int64>(*t, Op::max, 1 + static_cast<std::size_t>(i % 7), salt++, dest.get(),
+                             source.get(), i % 3 == 0);
+  }
+  shmem_barrier_all();
+}

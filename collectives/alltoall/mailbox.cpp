@@ -1,0 +1,76 @@
+// Mailbox alltoall/alltoalls, for blocks of at most kBoxBytes (128 B): each PE sends its block
+// for every peer to that peer's mailbox (Channel::next_outbox, packed: consecutive elements)
+// with one notification, then copies each peer's block from its own mailboxes into dest. Every
+// ordered pair carries exactly one message per call in each direction, so the calls are
+// exchanges and the alternating mailboxes need no credit (channel.hpp): one one-way message per
+// pair and no second round, where pairwise and linear need a credit before each write into a
+// peer's dest. Works on any team; on one node a message is a copy into the peer's mapped box.
+//
+// Block layout (OpenSHMEM alltoalls; alltoall has both strides 1): the block for PE j starts
+// at source element j*nelems*sst, its k-th element sst apart; it lands in PE j's dest at
+// element me*nelems*dst, consecutive elements dst apart. In jobs above kBoxPeers PEs some
+// teams have no mailboxes (the same answer on every PE): those calls run pairwise.
+#include <cstddef>
+#include <cstring>
+
+#include "collectives/algorithm.hpp"
+#include "collectives/channel.hpp"
+#include "collectives/slot.hpp"
+
+namespace shoal::coll {
+
+extern const Algorithm alltoall_pairwise;
+
+namespace {
+
+bool applies(int, const Args &args) { return args.bytes() <= kBoxBytes; }
+
+// Copies nelems elements from `from` (source_stride elements apart) to `to` (dest_stride apart).
+void copy(std::byte *to, const std::byte *from, std::size_t dest_stride, std::size_t source_stride,
+          const Args &args) {
+  const std::size_t es = args.elem_size;
+  if (dest_stride == 1 && source_stride == 1) return (void)std::memcpy(to, from, args.bytes());
+  for (std::size_t i = 0; i < args.nelems; ++i)
+    std::memcpy(to + i * dest_stride * es, from + i * source_stride * es, es);
+}
+
+void run(Channel &channel, const Args &args) {
+  if (!channel.has_mailboxes()) return alltoall_pairwise.run(channel, args);
+  const int n = channel.size(), me = channel.rank();
+  const std::size_t es = args.elem_size, ne = args.nelems;
+  const auto dst = static_cast<std::size_t>(args.dst_stride);
+  const auto sst = static_cast<std::size_t>(args.sst_stride);
+  const auto *source = static_cast<const std::byte *>(args.source);
+  auto *dest = static_cast<std::byte *>(args.dest);
+  auto block = [&](int pe, std::size_t stride) {
+    return static_cast<std::size_t>(pe) * ne * stride * es;
+  };
+  // Peers are visited starting after this PE, so the PEs do not all hit PE 0 first.
+  for (int k = 1; k < n; ++k) {
+    const int peer = (me + k) % n;
+    if (sst == 1) {
+      channel.put(channel.next_outbox(peer), source + block(peer, 1), args.bytes(), peer);
+    } else {  // pack here, then one contiguous put
+      alignas(16) std::byte packed[kBoxBytes];
+      copy(packed, source + block(peer, sst), 1, sst, args);
+      channel.put(channel.next_outbox(peer), packed, args.bytes(), peer);
+    }
+    channel.notify(peer);
+  }
+  copy(dest + block(me, dst), source + block(me, sst), dst, sst, args);
+  for (int k = 1; k < n; ++k) {
+    const int peer = (me + n - k) % n;
+    channel.await(peer);
+    copy(dest + block(peer, dst), channel.next_inbox(peer), dst, 1, args);
+  }
+}
+
+}  // namespace
+
+extern const Algorithm alltoall_mailbox;
+const Algorithm alltoall_mailbox = {
+    "mailbox", Collective::alltoall,
+    "blocks up to 128 B: one message per pair into alternating mailboxes, no credits", applies,
+    run};
+
+}  // namespace shoal::coll

@@ -1,0 +1,79 @@
+// On-node broadcast of at most kLinePayload (56) bytes through cache lines (cache_lines.hpp): the
+// root stores the message and its sequence number into one line per reader, in the reader's
+// slot, and returns; each reader waits for the sequence number in its own line and copies the
+// message out -- one cache-line transfer from root to reader, no credits, no round trips.
+//
+// A broadcast is one-directional, so the root must know a reader is done with a line before it
+// writes that line again: every reader acknowledges each message in a line of its own in the
+// root's slot. The root's lines per reader form a ring of kBcastLines, so it needs to know only
+// that the reader has read the message kBcastLines - 1 before; it reads the acknowledgements
+// after its stores, once every few calls, and learns then about every message read so far, so
+// it almost never waits for one and never on the readers' critical path.
+//
+// Needs args.direct (every team PE's heap mapped here); teams with PEs of slot index kBoxPeers
+// and above (only in larger jobs) have no lines and run binomial.
+#include <cstring>
+
+#include "collectives/algorithm.hpp"
+#include "collectives/cache_lines.hpp"
+#include "collectives/channel.hpp"
+#include "collectives/slot.hpp"
+
+namespace shoal::coll {
+
+extern const Algorithm broadcast_binomial;
+
+namespace {
+
+bool applies(int, const Args &a) { return a.direct && a.bytes() <= kLinePayload; }
+
+void run(Channel &ch, const Args &a) {
+  if (!lines::available(ch)) return broadcast_binomial.run(ch, a);
+  Slot &s = ch.slot();
+  const int n = ch.size(), me = ch.rank(), mine = ch.slot_index(me);
+  const std::size_t bytes = a.bytes();
+
+  if (me != a.root) {
+    const int from = ch.slot_index(a.root);
+    const std::uint64_t seq = ++s.bcasts_in[static_cast<std::size_t>(from)];
+    const std::byte *line = lines::bcast(s, from, seq);
+    lines::wait_for(lines::seq_of(line), seq);
+    std::memcpy(a.dest, line, bytes);
+    // Done with the line: the root may write it again.
+    __atomic_store_n(lines::seq_of(ch.mapped(lines::local(s, mine, lines::kAck), a.root)), seq,
+                     __ATOMIC_RELEASE);
+    return;
+  }
+
+  for (int k = 1; k < n; ++k) {
+    const int r = (me + k) % n;
+    const auto ri = static_cast<std::size_t>(ch.slot_index(r));
+    const std::uint64_t seq = ++s.bcasts_out[ri];
+    if (seq > s.bcasts_acked[ri] + kBcastLines) {  // r may still read message seq - kBcastLines
+      const std::uint64_t *ack = lines::seq_of(lines::local(s, static_cast<int>(ri), lines::kAck));
+      lines::wait_for(ack, seq - kBcastLines);
+      s.bcasts_acked[ri] = lines::load(ack);
+    }
+    lines::write(ch.mapped(lines::bcast(s, mine, seq), r), a.source, bytes, seq);
+  }
+  if (a.dest != a.source) std::memmove(a.dest, a.source, bytes);
+  // Look ahead, off the readers' path: when the next message would reuse a line whose reading
+  // is not yet known, learn how far each reader has got (usually the message before this one).
+  for (int k = 1; k < n; ++k) {
+    const auto ri = static_cast<std::size_t>(ch.slot_index((me + k) % n));
+    if (s.bcasts_out[ri] + 1 > s.bcasts_acked[ri] + kBcastLines)
+      s.bcasts_acked[ri] =
+          lines::load(lines::seq_of(lines::local(s, static_cast<int>(ri), lines::kAck)));
+  }
+}
+
+}  // namespace
+
+extern const Algorithm broadcast_cache_line;
+const Algorithm broadcast_cache_line = {
+    "cache_line", Collective::broadcast,
+    "on one node, up to 56 B: the root stores message and sequence number into one cache line "
+    "per reader, one transfer",
+    applies, run};
+
+}  // namespace shoal::coll

@@ -1,0 +1,77 @@
+// Cache-line messages of the on-node algorithms (broadcast/cache_line, reduce/cache_line): a
+// message of up to kLinePayload bytes and its sequence number share one 64-byte line of the
+// receiver's slot, so the load that sees the sequence number brings the data along -- one
+// cache-line transfer per message. The writer stores the data, then the sequence number with
+// release; the reader acquires the sequence number, then reads the data.
+//
+// The lines of the slot on a PE, per sender (slot index, see Slot::lines):
+//   [0, kExchangeLines)                 exchanges (reductions): two messages of
+//                                       kExchangeMsgLines lines used in alternation, so they
+//                                       need no credit while every message is answered;
+//   [kExchangeLines, + kBcastLines)     broadcasts from that sender, a ring of one-line messages;
+//   kAck                                that sender's acknowledgements of this PE's broadcasts
+//                                       (how many it has read), in this PE's memory.
+// Every line of a message carries the message's sequence number.
+// Sequence numbers count per pair of PEs (by slot index, like the channels' counters), so the
+// active sets sharing one slot use them consistently.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "collectives/channel.hpp"
+#include "collectives/slot.hpp"
+#include "runtime.hpp"
+#include "wait.hpp"
+
+namespace shoal::coll::lines {
+
+constexpr int kAck = kExchangeLines + kBcastLines;
+
+// Line `which` of sender (slot index) `from` in this PE's copy of the slot.
+inline std::byte *local(const Slot &s, int from, int which) noexcept {
+  return s.lines + (static_cast<std::size_t>(from) * kLinesPerPeer + static_cast<std::size_t>(which)) *
+                       kLineBytes;
+}
+// The first line of the exchange message `seq` from `from`.
+inline std::byte *exchange(const Slot &s, int from, std::uint64_t seq) noexcept {
+  return local(s, from, static_cast<int>(seq % 2) * kExchangeMsgLines);
+}
+inline std::byte *bcast(const Slot &s, int from, std::uint64_t seq) noexcept {
+  return local(s, from, kExchangeLines + static_cast<int>(seq % kBcastLines));
+}
+inline std::uint64_t *seq_of(std::byte *line) noexcept {
+  return reinterpret_cast<std::uint64_t *>(line + kLinePayload);
+}
+inline const std::uint64_t *seq_of(const std::byte *line) noexcept {
+  return reinterpret_cast<const std::uint64_t *>(line + kLinePayload);
+}
+
+// Whether every PE of the team has lines in the slot (the same answer on every PE).
+inline bool available(const Channel &ch) noexcept {
+  const Slot &s = ch.slot();
+  if (s.lines == nullptr) return false;
+  for (int pe = 0; pe < ch.size(); ++pe)
+    if (ch.slot_index(pe) >= s.line_peers) return false;
+  return true;
+}
+
+// Stores a message into `line` (mapped here, usually another PE's).
+inline void write(std::byte *line, const void *data, std::size_t bytes, std::uint64_t seq) noexcept {
+  std::memcpy(line, data, bytes);
+  __atomic_store_n(seq_of(line), seq, __ATOMIC_RELEASE);
+}
+
+inline std::uint64_t load(const std::uint64_t *word) noexcept {
+  return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
+// Waits until *word >= value with the library's wait (a short spin on the line alone, then UCX
+// progress, yields and naps), so waiters leave the core to the PE they wait for when PEs
+// outnumber cores.
+inline void wait_for(const std::uint64_t *word, std::uint64_t value) noexcept {
+  wait_until(g_runtime->worker, [&] { return load(word) >= value; });
+}
+
+}  // namespace shoal::coll::lines

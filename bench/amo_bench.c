@@ -17,6 +17,8 @@
  * flushed as it is produced so results survive a crash later on, in
  * particular in shmem_finalize.  Diagnostics go to stderr, which ends, before
  * finalize, with "amo_bench: done: N points, M failed verification".
+ * The timed iterations of a point run in up to 16 chunks and the value comes
+ * from the median chunk (a preempted chunk does not decide it).
  *
  * Tests:
  *   fadd_lat   shmem_long_atomic_fetch_add(+1) per iteration
@@ -162,11 +164,21 @@ struct point {
     long *put_src;          /* window words on PE 0 (put8_rate) */
     long *put_dst;          /* window words on PE 1 (put8_rate) */
     int window;
+    int test;               /* which test the point runs */
     long fetch_value;       /* what fetch_lat must read */
     long ops;
     long bad;               /* fetched values that were wrong */
     long bad_at, bad_got, bad_want;   /* the first one */
 };
+
+static void run_iters(int t, long n, struct point *p);
+
+/* run_iters in the shape time_in_chunks() calls. */
+static void run_point(void *point, long n)
+{
+    struct point *p = point;
+    run_iters(p->test, n, p);
+}
 
 static void wrong_value(struct point *p, long at, long got, long want)
 {
@@ -351,9 +363,8 @@ int main(int argc, char **argv)
                     iters = capped < MIN_CAPPED_IT ? MIN_CAPPED_IT : capped;
                 }
             }
-            double t0 = now_sec();
-            run_iters(t, iters, &p);
-            elapsed = now_sec() - t0;
+            p.test = t;
+            elapsed = time_in_chunks(run_point, &p, iters);
         }
         /* The barrier completes every operation PE 0 issued. */
         shmem_barrier_all();

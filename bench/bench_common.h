@@ -88,4 +88,24 @@ static inline double median(double *v, long n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* The timed iterations of one point, run as up to TIMED_CHUNKS chunks of
+ * consecutive iterations: returns the median chunk's seconds per iteration
+ * times iters.  The machine is shared, so a chunk that was preempted must
+ * not decide the point.  run(ctx, n) runs n iterations. */
+#define TIMED_CHUNKS 16L
+static inline double time_in_chunks(void (*run)(void *ctx, long n), void *ctx, long iters)
+{
+    double per_iter[TIMED_CHUNKS];
+    long chunks = iters < TIMED_CHUNKS ? iters : TIMED_CHUNKS;
+    long left = iters;
+    for (long c = 0; c < chunks; c++) {
+        long n = left / (chunks - c);
+        double t0 = now_sec();
+        run(ctx, n);
+        per_iter[c] = (now_sec() - t0) / (double)n;
+        left -= n;
+    }
+    return median(per_iter, chunks) * (double)iters;
+}
+
 #endif /* SHOAL_BENCH_COMMON_H */

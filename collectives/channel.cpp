@@ -71,14 +71,7 @@ void Channel::write_counter(std::uint64_t *counter_here, std::uint64_t value, in
 }
 
 void Channel::wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept {
-  auto arrived = [&] { return __atomic_load_n(counter, __ATOMIC_ACQUIRE) >= value; };
-  // A peer on this node usually answers within a few hundred nanoseconds, less than one pass
-  // of UCX progress costs: watch the counter alone briefly first.
-  for (int i = 0; i < kQuickPolls; ++i) {
-    if (arrived()) return;
-    cpu_relax();
-  }
-  wait_until(g_runtime->worker, arrived);
+  wait_until(g_runtime->worker, [&] { return __atomic_load_n(counter, __ATOMIC_ACQUIRE) >= value; });
 }
 
 void Channel::notify(int peer) noexcept {

@@ -85,7 +85,6 @@ class Channel {
   void await_grant(int peer) noexcept;
 
  private:
-  static constexpr int kQuickPolls = 256;
   void write_counter(std::uint64_t *counter_here, std::uint64_t value, int peer) noexcept;
   void wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept;
 

@@ -161,20 +161,13 @@ std::uint64_t g_dest[8 * 1024], g_source[8 * 1024];
 TEST(CollAlltoall, MixedBackToBack) {
   SymBuffer dest(64 * 1024), source(64 * 1024);
   ASSERT_TRUE(dest && source);
-  std::vector<const TeamCase*> ts{&teams().front()};
-  if (const TeamCase* s = large_teams().back(); s != ts.front()) ts.push_back(s);
-  for (const TeamCase* t : ts) {
-    if (!t->member) continue;
-    for (unsigned k = 0; k < 48; ++k) {
-      const bool heap = k % 3 != 2;
-      void* d = heap ? dest.get() : static_cast<void*>(g_dest);
-      void* s = heap ? source.get() : static_cast<void*>(g_source);
-      const std::size_t n = k % 4 == 0 ? 1 + k % 16 : k % 4 == 1 ? 17 + k : 300 + 7 * k;
-      if (k % 4 == 3)
-        alltoalls_case<Rma_uint64>(*t, 1 + k % 5, 1 + k % 2, 1 + k % 3, true, 3000 + k, d, s);
-      else
-        alltoall_case<Rma_uint64>(*t, n, 3000 + k, d, s);
-    }
-  }
+  mixed_back_to_back(dest.get(), source.get(), g_dest, g_source,
+                     [](const TeamCase& t, unsigned k, std::size_t n, void* d, void* s) {
+                       if (k % 4 == 3)
+                         alltoalls_case<Rma_uint64>(t, 1 + k % 5, 1 + k % 2, 1 + k % 3, true,
+                                                    3000 + k, d, s);
+                       else
+                         alltoall_case<Rma_uint64>(t, n, 3000 + k, d, s);
+                     });
   shmem_barrier_all();
 }

@@ -184,26 +184,19 @@ std::uint64_t g_dest[16 * 1024], g_source[2 * 1024];
 TEST(CollCollect, MixedBackToBack) {
   SymBuffer dest(128 * 1024), source(16 * 1024);
   ASSERT_TRUE(dest && source);
-  std::vector<const TeamCase*> ts{&teams().front()};
-  if (const TeamCase* s = large_teams().back(); s != ts.front()) ts.push_back(s);
-  for (const TeamCase* t : ts) {
-    if (!t->member) continue;
-    for (unsigned k = 0; k < 48; ++k) {
-      const bool heap = k % 3 != 2;
-      void* d = heap ? dest.get() : static_cast<void*>(g_dest);
-      void* s = heap ? source.get() : static_cast<void*>(g_source);
-      const std::size_t n = k % 4 == 0 ? 1 + k % 16 : k % 4 == 1 ? 17 + k : 300 + 7 * k;
-      if (k % 2 == 0) {
-        fcollect_case<Rma_uint64>(*t, n, 3000 + k, d, s);
-      } else {
+  mixed_back_to_back(
+      dest.get(), source.get(), g_dest, g_source,
+      [](const TeamCase& t, unsigned k, std::size_t n, void* d, void* s) {
+        if (k % 2 == 0) {
+          fcollect_case<Rma_uint64>(t, n, 3000 + k, d, s);
+          return;
+        }
         std::vector<std::size_t> counts;
-        for (int j = 0; j < t->size; ++j)
+        for (int j = 0; j < t.size; ++j)
           counts.push_back(k % 4 == 1 ? static_cast<std::size_t>((j * 5 + static_cast<int>(k)) % 17)
                                       : j % 3 == 1 ? 0 : n / static_cast<std::size_t>(j + 1));
-        gather_case<Rma_uint64, false>(*t, counts, 3000 + k, d, s,
+        gather_case<Rma_uint64, false>(t, counts, 3000 + k, d, s,
                                        "(mixed " + std::to_string(k) + ")");
-      }
-    }
-  }
+      });
   shmem_barrier_all();
 }

@@ -192,6 +192,26 @@ inline std::vector<const TeamCase*> large_teams() {
 
 // Salt of the inputs of a team's cases: depends only on the team (never on which teams this PE
 // is in), so every member derives the same inputs for every other member.
+// The calls of the MixedBackToBack tests: on the world team and the largest split team, 48
+// calls in a row without barriers whose block size switches between mailbox-sized and larger
+// ones and whose buffers alternate between the heap (first two of three calls) and the data
+// segment, which the on-node "direct" algorithms never use. call(team, k, n, dest, source)
+// makes call k with n elements per block.
+template <typename Call>
+void mixed_back_to_back(void* heap_dest, void* heap_source, void* static_dest,
+                        void* static_source, Call&& call) {
+  std::vector<const TeamCase*> ts{&teams().front()};
+  if (const TeamCase* s = large_teams().back(); s != ts.front()) ts.push_back(s);
+  for (const TeamCase* t : ts) {
+    if (!t->member) continue;
+    for (unsigned k = 0; k < 48; ++k) {
+      const bool heap = k % 3 != 2;
+      const std::size_t n = k % 4 == 0 ? 1 + k % 16 : k % 4 == 1 ? 17 + k : 300 + 7 * k;
+      call(*t, k, n, heap ? heap_dest : static_dest, heap ? heap_source : static_source);
+    }
+  }
+}
+
 inline unsigned team_salt(unsigned base, const TeamCase& t) {
   return base + 4096u * static_cast<unsigned>(&t - teams().data());
 }

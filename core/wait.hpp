@@ -7,6 +7,9 @@
 // naps. Yielding alone is not enough when PEs outnumber cores: every waiter stays runnable and
 // the scheduler keeps picking waiters; a sleeping waiter leaves the core to the PE that has
 // work. A nap adds at most tens of microseconds to a wait that was already long.
+//
+// When the node runs more PEs than this PE has CPUs, the PE we wait for is likely waiting for
+// this very core: then the wait skips the spinning and yields from the start.
 #pragma once
 
 #include <sched.h>
@@ -24,8 +27,14 @@ inline void cpu_relax() noexcept {
 #endif
 }
 
+// Whether this node runs more PEs than the CPUs this PE may run on (false until the bootstrap
+// knows the PEs of the node).
+bool oversubscribed() noexcept;
+
 class Backoff {
  public:
+  Backoff() noexcept : rounds_(oversubscribed() ? kSpinRounds : 0) {}
+
   // Call after a round in which nothing happened.
   void idle() noexcept {
     ++rounds_;
@@ -38,7 +47,7 @@ class Backoff {
       nanosleep(&nap, nullptr);
     }
   }
-  void reset() noexcept { rounds_ = 0; }
+  void reset() noexcept { rounds_ = oversubscribed() ? kSpinRounds : 0; }
 
  private:
   static constexpr unsigned kSpinRounds = 64;
@@ -52,9 +61,11 @@ inline constexpr int kQuickPolls = 256;
 
 template <typename Condition>
 void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
-  for (int i = 0; i < kQuickPolls; ++i) {
-    if (done()) return;
-    cpu_relax();
+  if (!oversubscribed()) {
+    for (int i = 0; i < kQuickPolls; ++i) {
+      if (done()) return;
+      cpu_relax();
+    }
   }
   Backoff backoff;
   while (!done()) {

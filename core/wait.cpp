@@ -1,0 +1,21 @@
+#include "wait.hpp"
+
+#include <sched.h>
+
+#include "runtime.hpp"
+
+namespace shoal {
+
+bool oversubscribed() noexcept {
+  // -1: not known yet (the bootstrap has not told us how many PEs share the node).
+  static int known = -1;
+  if (known >= 0) return known != 0;
+  if (!g_runtime || !g_runtime->bootstrap) return false;
+  cpu_set_t allowed;
+  const int cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
+  const auto local_pes = static_cast<int>(g_runtime->bootstrap->local_peers().size());
+  known = local_pes > cpus ? 1 : 0;
+  return known != 0;
+}
+
+}  // namespace shoal

@@ -10,11 +10,13 @@
 #   suite.medians.csv  the median of each point (medians.awk), with its limit
 #   suite.md           the tables (report.awk), as compare_oshmem.sh prints them
 #   targets.md         the issue's targets with the measured ratios (targets.awk)
-#   report.md          reproduction notes + targets + tables + plots
+#   report.md          reproduction notes + targets + tables (without the
+#                      per-algorithm rows) + plots
+#   algorithms.md      the full tables, with every test@algorithm row
 #   *.png              one chart per test and PE count (plot_suite.sh)
 #   run.log            the progress messages of the run
-# --publish copies report.md to docs/performance.md and the PNGs to
-# docs/performance/.
+# --publish copies report.md to docs/performance.md, and the PNGs and
+# algorithms.md to docs/performance/.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -169,7 +171,11 @@ how="bench/suite.sh --reps $reps"
     echo
     echo "## Tables"
     echo
-    sed '/^Raw CSV: /d; s/^## /### /' "$out/suite.md"
+    if [ "$algorithms" = 1 ]; then
+        echo "The rows of each algorithm Shoal registers (\`test@algorithm\`) are in [algorithms.md](algorithms.md)."
+        echo
+    fi
+    sed '/^Raw CSV: /d; /^Rows test@algorithm/d; /^| [a-z_0-9]*@/d; s/^## /### /' "$out/suite.md"
     if [ "${#pngs[@]}" != 0 ]; then
         echo
         echo "## Plots"
@@ -177,12 +183,25 @@ how="bench/suite.sh --reps $reps"
         for p in "${pngs[@]}"; do echo "![$(basename "$p" .png)]($(basename "$p"))"; done
     fi
 } >"$out/report.md"
+if [ "$algorithms" = 1 ]; then
+    {
+        echo "# Shoal's collective algorithms vs Open MPI OSHMEM's default"
+        echo
+        echo "Measured $when with \`$how\` (see [performance.md](../performance.md)): every plain row and every"
+        echo "\`test@algorithm\` row, Shoal run with SMA_<X>_ALGORITHM=algorithm."
+        echo
+        sed '/^Raw CSV: /d; s/^## /### /' "$out/suite.md"
+    } >"$out/algorithms.md"
+fi
 
 if [ "$publish" = 1 ]; then
     mkdir -p "$repo/docs/performance" || die "cannot create docs/performance"
     rm -f "$repo/docs/performance/"*.png
     for p in "${pngs[@]}"; do cp "$p" "$repo/docs/performance/"; done
-    sed 's/^\(!\[[^]]*\]\)(\([^)/]*\.png\))$/\1(performance\/\2)/' "$out/report.md" >"$repo/docs/performance.md"
+    rm -f "$repo/docs/performance/algorithms.md"
+    [ "$algorithms" = 0 ] || cp "$out/algorithms.md" "$repo/docs/performance/algorithms.md"
+    sed 's/^\(!\[[^]]*\]\)(\([^)/]*\.png\))$/\1(performance\/\2)/; s/(algorithms\.md)/(performance\/algorithms.md)/' \
+        "$out/report.md" >"$repo/docs/performance.md"
     note "published docs/performance.md and ${#pngs[@]} PNGs in docs/performance/"
 fi
 

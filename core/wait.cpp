@@ -1,6 +1,7 @@
 #include "wait.hpp"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include "runtime.hpp"
 
@@ -12,7 +13,10 @@ bool oversubscribed() noexcept {
   if (known >= 0) return known != 0;
   if (!g_runtime || !g_runtime->bootstrap) return false;
   cpu_set_t allowed;
-  const int cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
+  int cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
+  // A launcher that gives each PE a core of its own (oshrun does when the PEs fit, mpirun with
+  // --bind-to core) leaves one CPU in this PE's mask: the node's PEs then share the CPUs online.
+  if (cpus == 1) cpus = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
   const auto local_pes = static_cast<int>(g_runtime->bootstrap->local_peers().size());
   known = local_pes > cpus ? 1 : 0;
   return known != 0;

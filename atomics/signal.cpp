@@ -14,6 +14,7 @@
 #include <spdlog/fmt/fmt.h>
 
 #include <atomic>
+#include <cstdint>
 
 #include "rma/rma.hpp"
 #include "status.hpp"
@@ -37,6 +38,10 @@ void put_signal(shoal_ctx *ctx, void *dest, const void *source, std::size_t byte
   const int world = rma::to_world(ctx, pe, routine);
   const rma::Target data = rma::resolve(dest, bytes, world, routine);
   const rma::Target sig = rma::resolve(sig_addr, sizeof *sig_addr, world, routine);
+  // Checked before the data moves: the AMO would report it only after the put.
+  if (reinterpret_cast<std::uintptr_t>(sig_addr) % sizeof *sig_addr != 0)
+    fatal(fmt::format("{}: the signal word {} is not aligned to its 8-byte type (uint64_t)",
+                      routine, static_cast<void *>(sig_addr)));
 
   if (nbi)
     rma::put_nbi(ctx, dest, source, bytes, pe, routine);
@@ -60,6 +65,9 @@ void update(shoal_ctx *ctx, std::uint64_t *sig_addr, std::uint64_t signal, amo::
 
 std::uint64_t fetch(const std::uint64_t *sig_addr, const char *routine) noexcept {
   rma::check_ctx(&shoal_ctx_default, routine);  // before g_runtime is read
+  // A program may poll with this, as with shmem_test: without a progress thread, the signal it
+  // waits for may come only once this PE serves what its peers asked of it through UCX.
+  shoal_ctx_default.worker->progress();
   return amo::fetching<std::uint64_t>(&shoal_ctx_default, amo::Op::fetch, sig_addr, 0, 0,
                                       g_runtime->my_pe, routine);
 }

@@ -1,7 +1,8 @@
 // struct shoal_ctx is what the public shmem_ctx_t points to. SHMEM_CTX_DEFAULT is the address of
-// shoal_ctx_default, which issues on the runtime's own worker; every context created later owns
-// a worker of its own, so a quiet on one context waits only for that context's operations and
-// contexts of different threads never contend for one worker.
+// shoal_ctx_default, which issues on the runtime's own worker. With the progress thread running
+// (the default) every context created later owns a worker of its own, so a quiet on one context
+// waits only for that context's operations and contexts of different threads never contend for
+// one worker. Without it, contexts issue on the runtime's worker (see ctx::create).
 #pragma once
 
 #include <atomic>
@@ -18,7 +19,7 @@ struct shoal_ctx {
   std::atomic<bool> ucx_pending{false};
   long options = 0;
   shoal_team *team = nullptr;
-  std::unique_ptr<shoal::ucx::UcxWorker> own_worker;  // for contexts other than the default
+  std::unique_ptr<shoal::ucx::UcxWorker> own_worker;  // null for the default, and without progress thread
   bool multithreaded = false;                         // own_worker is thread-safe
 };
 

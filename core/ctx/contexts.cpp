@@ -1,6 +1,9 @@
 #include <spdlog/fmt/fmt.h>
 
+#include <deque>
+#include <memory>
 #include <mutex>
+#include <new>
 
 #include "api/export.hpp"
 #include "ctx/context.hpp"
@@ -12,6 +15,27 @@ namespace shoal::ctx {
 namespace {
 std::mutex g_pool_mutex;  // contexts may be created and destroyed by several threads at once
 constexpr long kKnownOptions = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
+
+// Destroyed contexts are kept, with a null worker, instead of being freed: a program that uses a
+// context after destroying it then gets "invalid context" (check_ctx) instead of reading freed
+// memory. Once more than kKeptRetired wait, the oldest is reused for the next new context, which
+// bounds the memory (a handle destroyed that long ago then aliases the new context).
+constexpr std::size_t kKeptRetired = 256;
+std::deque<shoal_ctx *> &retired() {
+  static auto *contexts = new std::deque<shoal_ctx *>;  // never freed: handles outlive exit
+  return *contexts;
+}
+
+// A fresh context object: the oldest retired one when enough are kept, else a new one. Called
+// with g_pool_mutex held.
+shoal_ctx *new_context() {
+  auto &old = retired();
+  if (old.size() <= kKeptRetired) return new shoal_ctx;
+  shoal_ctx *ctx = old.front();
+  old.pop_front();
+  ctx->~shoal_ctx();
+  return ::new (static_cast<void *>(ctx)) shoal_ctx;
+}
 }  // namespace
 
 shoal_ctx *create(long options, shoal_team *team, const char *routine) noexcept {
@@ -20,30 +44,37 @@ shoal_ctx *create(long options, shoal_team *team, const char *routine) noexcept 
   if ((options & ~kKnownOptions) != 0)
     SMA_LOG_WARN("ctx", "{}: unknown option bits {:#x} ignored", routine, options & ~kKnownOptions);
   try {
-    auto ctx = std::make_unique<shoal_ctx>();
-    ctx->options = options;
-    ctx->team = team;
     // A worker needs UCX's locking only when several threads may use it at once: a shared
     // context under SHMEM_THREAD_MULTIPLE. Private and serialized contexts never are.
     const bool shared = (options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED)) == 0;
     const bool multithreaded = shared && rt->thread_level == SHMEM_THREAD_MULTIPLE;
     std::lock_guard lock(g_pool_mutex);
-    auto &pool = rt->spare_workers[multithreaded ? 1 : 0];
-    if (!pool.empty()) {
-      ctx->own_worker = std::move(pool.back());
-      pool.pop_back();
-    } else {
-      ctx->own_worker = std::make_unique<ucx::UcxWorker>();
-      if (ctx->own_worker->init(rt->ucx, multithreaded, rt->n_pes) != Status::ok ||
-          rt->connect_worker(*ctx->own_worker) != Status::ok) {
-        SMA_LOG_ERROR("ctx", "{}: cannot create the context's UCX worker", routine);
-        return nullptr;
+    std::unique_ptr<ucx::UcxWorker> worker;
+    // Without a progress thread only this PE's waits drive its workers, and a wait drives one.
+    // Replies to a context's own worker would then pile up while this PE waits (in a collective)
+    // on the default one, and the peer sending them could not complete its quiet: both PEs
+    // would wait for ever. So there every context issues on the default worker.
+    if (rt->config.progress_thread) {
+      auto &pool = rt->spare_workers[multithreaded ? 1 : 0];
+      if (!pool.empty()) {
+        worker = std::move(pool.back());
+        pool.pop_back();
+      } else {
+        worker = std::make_unique<ucx::UcxWorker>();
+        if (worker->init(rt->ucx, multithreaded, rt->n_pes) != Status::ok ||
+            rt->connect_worker(*worker) != Status::ok) {
+          SMA_LOG_ERROR("ctx", "{}: cannot create the context's UCX worker", routine);
+          return nullptr;
+        }
       }
     }
+    shoal_ctx *ctx = new_context();
+    ctx->options = options;
+    ctx->team = team;
+    ctx->own_worker = std::move(worker);
     ctx->multithreaded = multithreaded;
-    ctx->own_worker->also_serve(rt->config.progress_thread ? nullptr : &rt->worker);
-    ctx->worker = ctx->own_worker.get();
-    return ctx.release();
+    ctx->worker = ctx->own_worker ? ctx->own_worker.get() : &rt->worker;
+    return ctx;
   } catch (const std::exception &e) {
     SMA_LOG_ERROR("ctx", "{}: {}", routine, e.what());
     return nullptr;
@@ -51,17 +82,17 @@ shoal_ctx *create(long options, shoal_team *team, const char *routine) noexcept 
 }
 
 void destroy(shoal_ctx *ctx, const char *routine) noexcept {
+  rma::check_ctx(&shoal_ctx_default, routine);  // a call outside init..finalize is fatal
   if (ctx == nullptr) return;  // SHMEM_CTX_INVALID: nothing to do, as the specification says
   if (ctx == &shoal_ctx_default)
     fatal(fmt::format("{}: SHMEM_CTX_DEFAULT cannot be destroyed", routine));
-  rma::quiet(ctx, routine);  // reports a context destroyed twice, or use after finalize
+  rma::quiet(ctx, routine);  // reports a context destroyed twice
+  std::lock_guard lock(g_pool_mutex);
   ctx->worker = nullptr;
-  {
-    // The quiet left the worker idle and still connected: keep it for the next context.
-    std::lock_guard lock(g_pool_mutex);
+  // The quiet left the worker idle and still connected: keep it for the next context.
+  if (ctx->own_worker)
     g_runtime->spare_workers[ctx->multithreaded ? 1 : 0].push_back(std::move(ctx->own_worker));
-  }
-  delete ctx;
+  retired().push_back(ctx);
 }
 
 }  // namespace shoal::ctx

@@ -1,9 +1,10 @@
 // Team creation from a parent team: shmem_team_split_strided and shmem_team_split_2d. Every PE
-// of the parent calls; the members agree on a free slot of the collective area through an OR
-// reduction of the slots each PE has in use, clear it, and synchronize over the parent before
-// the new team is used.
+// of the parent calls; the members agree on a slot of the collective area free on each of them
+// through an OR reduction (over the parent) of the slots each member has in use, clear it, and
+// synchronize over the parent before the new team is used.
 #include <spdlog/fmt/fmt.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -30,10 +31,14 @@ std::vector<int> strided_members(const shoal_team &parent, int start, int stride
   return members;
 }
 
-// The slots free on every PE of the parent: OR of what each has in use. `extra` slots already
-// chosen by this call are added as used.
-std::vector<std::uint64_t> used_on_parent(shoal_team &parent, const char *routine, bool &ok) {
-  std::vector<std::uint64_t> mine = coll::slots::in_use();
+// The slots in use on any member of the new team(s): OR, over the parent, of what each PE has in
+// use, where a PE that joins no new team adds nothing. Only the members mark the slot chosen,
+// so counting a non-member's slots would let disjoint splits exhaust the slots long before any
+// PE has SMA_TEAMS_MAX teams.
+std::vector<std::uint64_t> used_by_members(shoal_team &parent, bool member, const char *routine,
+                                           bool &ok) {
+  std::vector<std::uint64_t> mine =
+      member ? coll::slots::in_use() : std::vector<std::uint64_t>(coll::kMaskWords, 0);
   ok = coll::reduce(&parent, parent.slot.masks, mine.data(), coll::kMaskWords, sizeof(std::uint64_t),
                     coll::combine<coll::ReduceOp::bit_or, std::uint64_t>, routine) == 0;
   return std::vector<std::uint64_t>(parent.slot.masks, parent.slot.masks + coll::kMaskWords);
@@ -70,10 +75,19 @@ shoal_team *parent_team(shmem_team_t handle, const char *routine) {
   return parent;
 }
 
+// Split teams alive on this PE.
+int split_slots_in_use() {
+  int n = 0;
+  for (std::uint64_t word : coll::slots::in_use()) n += __builtin_popcountll(word);
+  return n - coll::slots::kReservedSlots;
+}
+
 std::string slots_exhausted(const char *routine) {
-  return fmt::format("{}: no free team slot: at most SMA_TEAMS_MAX={} teams made by splits can "
-                     "be alive at once (raise SMA_TEAMS_MAX, or destroy teams no longer needed)",
-                     routine, coll::slots::split_capacity());
+  return fmt::format("{}: no team slot is free on every member of the new team: each PE has "
+                     "SMA_TEAMS_MAX={} for teams made by splits, and PE {} has {} of them alive "
+                     "(raise SMA_TEAMS_MAX, or destroy teams no longer needed)",
+                     routine, coll::slots::split_capacity(), g_runtime->my_pe,
+                     split_slots_in_use());
 }
 
 }  // namespace
@@ -96,7 +110,8 @@ int split_strided(shmem_team_t parent_handle, int start, int stride, int size,
     return -1;
   }
   bool ok = false;
-  const std::vector<std::uint64_t> used = used_on_parent(*parent, routine, ok);
+  const bool member = std::find(members.begin(), members.end(), g_runtime->my_pe) != members.end();
+  const std::vector<std::uint64_t> used = used_by_members(*parent, member, routine, ok);
   const int slot = ok ? coll::slots::first_free(used) : -1;
   if (slot < 0) {
     if (ok) SMA_LOG_ERROR("team", "{}", slots_exhausted(routine));
@@ -130,8 +145,9 @@ int split_2d(shmem_team_t parent_handle, int xrange, const shmem_team_config_t *
   std::vector<int> row, column;
   for (int pe = me / x * x; pe < std::min(n, me / x * x + x); ++pe) row.push_back(parent->world_pe(pe));
   for (int pe = me % x; pe < n; pe += x) column.push_back(parent->world_pe(pe));
+  // Every PE of the parent joins one row and one column, so every PE marks both slots.
   bool ok = false;
-  std::vector<std::uint64_t> used = used_on_parent(*parent, routine, ok);
+  std::vector<std::uint64_t> used = used_by_members(*parent, true, routine, ok);
   const int x_slot = ok ? coll::slots::first_free(used) : -1;
   if (x_slot >= 0) mark(used, x_slot);
   const int y_slot = x_slot >= 0 ? coll::slots::first_free(used) : -1;

@@ -32,13 +32,7 @@ class UcxWorker {
   ucp_ep_h ep(int pe) const noexcept { return peers_[pe].ep; }
   ucp_rkey_h rkey(int pe, int segment) const noexcept { return peers_[pe].rkeys[segment]; }
 
-  unsigned progress() noexcept {
-    const unsigned events = ucp_worker_progress(worker_);
-    return also_serve_ ? events + also_serve_->progress() : events;
-  }
-  // Without a progress thread, other PEs' operations arrive on a worker that only this
-  // process's waits can drive; a context's worker then serves it too while it waits.
-  void also_serve(UcxWorker *receiver) noexcept { also_serve_ = receiver; }
+  unsigned progress() noexcept { return ucp_worker_progress(worker_); }
   // For a thread that sleeps until work arrives (needs UCP_FEATURE_WAKEUP).
   int event_fd() const noexcept;
   ucs_status_t arm() noexcept { return ucp_worker_arm(worker_); }
@@ -64,7 +58,6 @@ class UcxWorker {
     std::vector<ucp_rkey_h> rkeys;
   };
   ucp_worker_h worker_ = nullptr;
-  UcxWorker *also_serve_ = nullptr;
   bool thread_safe_ = false;
   static constexpr std::size_t kReapThreshold = 1024;
   std::vector<Peer> peers_;

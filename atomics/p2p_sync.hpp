@@ -26,6 +26,20 @@ enum class Cmp : int { eq = 1, ne = 2, gt = 3, le = 4, lt = 5, ge = 6 };
 // shmem_finalize).
 Cmp check(int cmp, const char *routine) noexcept;
 
+// Checks that the n variables of elem_size bytes at ivars are this PE's symmetric memory (no
+// other PE could ever update anything else, so a wait would never end), aligned for atomic
+// loads, and that n is not a negative count; otherwise a fatal error names the routine.
+void check_ivars(const void *ivars, std::size_t n, std::size_t elem_size, std::size_t alignment,
+                 const char *routine) noexcept;
+
+// Both checks, for a call on n variables of type T.
+template <typename T>
+Cmp check(int cmp, const T *ivars, std::size_t n, const char *routine) noexcept {
+  const Cmp c = check(cmp, routine);
+  check_ivars(ivars, n, sizeof(T), alignof(T), routine);
+  return c;
+}
+
 // The worker a waiting PE keeps progressing: the default context's.
 inline ucx::UcxWorker &worker() noexcept { return *shoal_ctx_default.worker; }
 
@@ -101,7 +115,7 @@ struct WaitSet {
 template <typename T>
 WaitSet<T> make_set(T *ivars, std::size_t n, const int *status, int cmp, const T *values,
                     std::size_t stride, const char *routine) noexcept {
-  return {ivars, n, status, check(cmp, routine), values, stride};
+  return {ivars, n, status, check(cmp, ivars, n, routine), values, stride};
 }
 
 // ---- one variable ---------------------------------------------------------------------------
@@ -109,7 +123,7 @@ WaitSet<T> make_set(T *ivars, std::size_t n, const int *status, int cmp, const T
 // Returns the value that satisfied the condition (shmem_signal_wait_until returns it).
 template <typename T>
 T wait_until(T *ivar, int cmp, T ref, const char *routine) noexcept {
-  const Cmp c = check(cmp, routine);
+  const Cmp c = check(cmp, ivar, 1, routine);
   T value = load(ivar);
   if (compare(value, c, ref)) return value;
   shoal::wait_until(worker(), [&] {
@@ -122,7 +136,7 @@ T wait_until(T *ivar, int cmp, T ref, const char *routine) noexcept {
 // A test progresses UCX once: a program polling with it must still let transfers complete.
 template <typename T>
 int test(T *ivar, int cmp, T ref, const char *routine) noexcept {
-  const Cmp c = check(cmp, routine);
+  const Cmp c = check(cmp, ivar, 1, routine);
   worker().progress();
   return compare(load(ivar), c, ref) ? 1 : 0;
 }

@@ -22,8 +22,9 @@ namespace shoal::coll {
 namespace {
 
 // The team of a collective call, or null after an error message (invalid or destroyed team, or
-// this PE is not one of its members).
+// this PE is not one of its members). A call outside shmem_init..shmem_finalize is fatal.
 shoal_team *member_team(shmem_team_t handle, const char *routine) noexcept {
+  rma::check_ctx(&shoal_ctx_default, routine);
   shoal_team *team = team::lookup(handle, routine);
   if (team == nullptr) return nullptr;
   if (team->my_pe < 0) {
@@ -32,6 +33,29 @@ shoal_team *member_team(shmem_team_t handle, const char *routine) noexcept {
     return nullptr;
   }
   return team;
+}
+
+// Checks a collective's buffers before any PE is contacted: `elems` elements of elem_size bytes
+// at source (local; only its size is checked) and `dest_elems` at dest, which must be
+// symmetric memory of this PE. A negative count, a size that overflows, a destination that is
+// not symmetric or runs past the end of its segment is fatal, naming the routine.
+void check_buffers(void *dest, std::size_t dest_elems, const void *source, std::size_t elems,
+                   std::size_t elem_size, const char *routine) noexcept {
+  const int me = g_runtime->my_pe;
+  (void)rma::byte_size(elems, elem_size, source, me, routine);
+  (void)rma::resolve(dest, rma::byte_size(dest_elems, elem_size, dest, me, routine), me, routine);
+}
+
+// Elements the destination of a call whose every PE contributes `nelems` holds: n_pes * nelems,
+// or a fatal error when that is more than any object can hold.
+std::size_t times_pes(const shoal_team &team, std::size_t nelems, void *dest,
+                      const char *routine) noexcept {
+  std::size_t total = 0;
+  if (__builtin_mul_overflow(nelems, static_cast<std::size_t>(team.n_pes), &total) ||
+      total > static_cast<std::size_t>(PTRDIFF_MAX))
+    fatal(fmt::format("{}: count {} per PE times {} PEs at {} (PE {}) overflows", routine, nelems,
+                      team.n_pes, dest, g_runtime->my_pe));
+  return total;
 }
 
 // The arguments every collective with a per-PE vector has in common.
@@ -138,6 +162,7 @@ int broadcast(shoal_team *handle, void *dest, const void *source, std::size_t ne
     return -1;
   }
   if (nelems == 0) return 0;
+  check_buffers(dest, nelems, source, nelems, elem_size, routine);
   if (team->n_pes == 1) {
     if (dest != source) std::memmove(dest, source, nelems * elem_size);
     return 0;
@@ -152,6 +177,9 @@ int collect(shoal_team *handle, void *dest, const void *source, std::size_t nele
             std::size_t elem_size, const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  // Before the counts are exchanged, what this PE knows: its count, and that dest holds at least
+  // its own elements (the full extent is known after the exchange).
+  if (nelems != 0) check_buffers(dest, nelems, source, nelems, elem_size, routine);
   if (team->n_pes == 1) {
     if (nelems != 0 && dest != source) std::memmove(dest, source, nelems * elem_size);
     return 0;
@@ -164,6 +192,7 @@ int collect(shoal_team *handle, void *dest, const void *source, std::size_t nele
          std::vector<std::size_t>(n, 1), sizeof mine, routine);
   std::vector<std::size_t> counts(exchanged, exchanged + n);
   const std::size_t total = std::accumulate(counts.begin(), counts.end(), std::size_t{0});
+  if (total != 0) check_buffers(dest, total, source, nelems, elem_size, routine);
   gather(Collective::collect, *team, dest, source, elem_size, counts, total * elem_size, routine);
   return 0;
 }
@@ -173,6 +202,8 @@ int fcollect(shoal_team *handle, void *dest, const void *source, std::size_t nel
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
   if (nelems == 0) return 0;
+  (void)rma::byte_size(nelems, elem_size, source, g_runtime->my_pe, routine);  // negative first
+  check_buffers(dest, times_pes(*team, nelems, dest, routine), source, nelems, elem_size, routine);
   if (team->n_pes == 1) {
     if (dest != source) std::memmove(dest, source, nelems * elem_size);
     return 0;
@@ -193,6 +224,13 @@ int alltoalls(shoal_team *handle, void *dest, const void *source, std::ptrdiff_t
     return -1;
   }
   if (nelems == 0) return 0;
+  // Every PE sends nelems elements to each PE: n_pes * nelems elements, dst / sst apart.
+  const int me = g_runtime->my_pe;
+  (void)rma::byte_size(nelems, elem_size, source, me, routine);  // a negative count first
+  const std::size_t all = times_pes(*team, nelems, dest, routine);
+  (void)rma::strided_extent(source, sst, 1, all, elem_size, me, routine);
+  (void)rma::resolve(dest, rma::strided_extent(dest, dst, 1, all, elem_size, me, routine), me,
+                     routine);
   Args args = vector_args(dest, source, nelems, elem_size);
   args.dst_stride = dst;
   args.sst_stride = sst;
@@ -215,6 +253,7 @@ int reduce(shoal_team *handle, void *dest, const void *source, std::size_t nredu
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
   if (nreduce == 0) return 0;
+  check_buffers(dest, nreduce, source, nreduce, elem_size, routine);
   if (team->n_pes == 1) {
     if (dest != source) std::memmove(dest, source, nreduce * elem_size);
     return 0;
@@ -230,6 +269,7 @@ int scan(shoal_team *handle, void *dest, const void *source, std::size_t nelems,
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
   if (nelems == 0) return 0;
+  check_buffers(dest, nelems, source, nelems, elem_size, routine);
   if (team->n_pes == 1) {
     if (exclusive) std::memset(dest, 0, nelems * elem_size);
     else if (dest != source) std::memmove(dest, source, nelems * elem_size);

@@ -199,8 +199,9 @@ Status init_selection(const Config &config, std::string &error) {
       continue;
     }
     if (!parse_rules(c, sel.text, sel.rules, problem)) {
-      error = fmt::format("SMA_{}_ALGORITHM='{}': {}; the {} algorithms are: {} (or auto)",
-                          kKeys[i], sel.text, problem, kNames[i], names_of(c));
+      error = fmt::format("{}='{}': {}; the {} algorithms are: {} (or auto)",
+                          config.source_of(std::string(kKeys[i]) + "_ALGORITHM"), sel.text,
+                          problem, kNames[i], names_of(c));
       return Status::invalid_param;
     }
   }

@@ -10,6 +10,7 @@
 namespace {
 
 int create_on(shmem_team_t team, long options, shmem_ctx_t *ctx, const char *routine) noexcept {
+  shoal::rma::check_ctx(&shoal_ctx_default, routine);  // a call outside init..finalize is fatal
   if (ctx == nullptr) {
     SMA_LOG_ERROR("ctx", "{}: the ctx argument is NULL", routine);
     return 1;
@@ -45,6 +46,7 @@ extern "C" void pshmem_ctx_destroy(shmem_ctx_t ctx) noexcept {
 SMA_WEAK_ALIAS(shmem_ctx_destroy)
 
 extern "C" int pshmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team) noexcept {
+  shoal::rma::check_ctx(&shoal_ctx_default, "shmem_ctx_get_team");
   if (team == nullptr) return 1;
   if (ctx == SHMEM_CTX_INVALID || ctx->worker == nullptr) {
     *team = SHMEM_TEAM_INVALID;

@@ -3,6 +3,7 @@
 // hands out the same offsets everywhere.
 #include <spdlog/fmt/fmt.h>
 
+#include <cstdint>
 #include <cstring>
 
 #include "api/export.hpp"
@@ -10,6 +11,7 @@
 #include "log/log.hpp"
 #include "rma/rma.hpp"
 #include "runtime.hpp"
+#include "team/team.hpp"
 
 namespace {
 
@@ -21,6 +23,31 @@ shoal::Runtime &running(const char *routine) noexcept {
 }
 
 bool is_power_of_two(std::size_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+// With SMA_DEBUG set, checks that every PE passed the same `value` to a collective memory
+// routine: the heap stays symmetric only if every PE makes the same allocations. The values are
+// gathered through an fcollect into the world team's count array (as collect exchanges its
+// counts); a difference is fatal on every PE, naming the first PE that differs from PE 0. Costs
+// one collective per call, so it is off by default.
+void check_same_on_every_pe(const char *routine, const char *what, std::uint64_t value,
+                            const char *unit) noexcept {
+  const shoal::Runtime &rt = *g_runtime;
+  if (!rt.config.debug || rt.n_pes == 1) return;
+  auto *all = shoal_team_world.channel_slot().counts;
+  if (shoal::coll::fcollect(&shoal_team_world, all, &value, 1, sizeof value, routine) != 0) return;
+  for (int pe = 1; pe < rt.n_pes; ++pe)
+    if (all[pe] != all[0])
+      shoal::fatal(fmt::format("{}: PE {} asked for {}{}{}, PE 0 for {}{}{} (SMA_DEBUG check: "
+                               "every PE must make the same call)",
+                               routine, pe, what, all[pe], unit, what, all[0], unit));
+}
+
+// The value the checks compare for a block argument: its heap offset, or all ones for NULL and
+// for addresses outside the heap (which block_offset reports).
+std::uint64_t offset_of(const void *ptr) noexcept {
+  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(ptr) - g_runtime->heap_base;
+  return ptr != nullptr && offset < g_runtime->heap_size ? offset : ~std::uint64_t{0};
+}
 
 // Allocates without synchronizing; the callers add the barrier the routine's contract needs.
 void *allocate(std::size_t size, std::size_t alignment, const char *routine) noexcept {
@@ -53,6 +80,7 @@ std::size_t block_offset(const void *ptr, const char *routine) noexcept {
 
 void release(void *ptr, const char *routine) noexcept {
   shoal::Runtime &rt = running(routine);
+  check_same_on_every_pe(routine, "the block at heap offset ", offset_of(ptr), "");
   // Every PE must be done with the block, remotely too, before anyone reuses it.
   shoal::coll::barrier_all(routine);
   if (ptr == nullptr) return;
@@ -61,6 +89,8 @@ void release(void *ptr, const char *routine) noexcept {
 
 void *aligned_malloc(std::size_t alignment, std::size_t size, const char *routine) noexcept {
   running(routine);
+  check_same_on_every_pe(routine, "", size, " bytes");
+  check_same_on_every_pe(routine, "alignment ", alignment, "");
   if (!is_power_of_two(alignment)) {
     SMA_LOG_ERROR("heap", "{}: alignment {} is not a power of two", routine, alignment);
     shoal::coll::barrier_all(routine);
@@ -73,6 +103,8 @@ void *aligned_malloc(std::size_t alignment, std::size_t size, const char *routin
 
 void *reallocate(void *ptr, std::size_t size, const char *routine) noexcept {
   shoal::Runtime &rt = running(routine);
+  check_same_on_every_pe(routine, "", size, " bytes");
+  check_same_on_every_pe(routine, "the block at heap offset ", offset_of(ptr), "");
   if (ptr == nullptr) return aligned_malloc(shoal::heap::HeapAllocator::kMinAlignment, size, routine);
   if (size == 0) {
     release(ptr, routine);
@@ -109,6 +141,9 @@ SMA_WEAK_ALIAS(shmem_malloc_with_hints)
 
 extern "C" void *pshmem_calloc(size_t count, size_t size) noexcept {
   running("shmem_calloc");
+  std::size_t bytes = 0;
+  if (__builtin_mul_overflow(count, size, &bytes)) bytes = SIZE_MAX;  // compared, never used
+  check_same_on_every_pe("shmem_calloc", "", bytes, " bytes");
   void *p = nullptr;
   if (size != 0 && count > SIZE_MAX / size) {
     SMA_LOG_ERROR("heap", "shmem_calloc: {} elements of {} bytes overflow size_t", count, size);

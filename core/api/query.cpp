@@ -15,15 +15,10 @@ const shoal::Runtime &running(const char *routine) noexcept {
   return *shoal::g_runtime;
 }
 
-// The address of addr on PE pe if this PE can load and store it directly, else null.
-void *direct_pointer(const void *addr, int pe) noexcept {
-  const shoal::Runtime &rt = running("shmem_ptr");
-  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(rt.n_pes)) return nullptr;
-  const auto a = reinterpret_cast<std::uintptr_t>(addr);
-  if (a - rt.heap_base < rt.heap_size && rt.peers[pe].heap_mapped)
-    return rt.peers[pe].heap_mapped + (a - rt.heap_base);
-  if (pe == rt.my_pe && a - rt.data_base < rt.data_size) return const_cast<void *>(addr);
-  return nullptr;
+// The address of addr on world PE pe if this PE can load and store it directly, else null. A PE
+// out of range or an address that is not symmetric is a fatal error naming the routine.
+void *direct_pointer(const void *addr, int pe, const char *routine) noexcept {
+  return shoal::rma::resolve(addr, 0, pe, routine).direct;
 }
 
 }  // namespace
@@ -47,15 +42,18 @@ extern "C" int pshmem_addr_accessible(const void *addr, int pe) noexcept {
 }
 SMA_WEAK_ALIAS(shmem_addr_accessible)
 
-extern "C" void *pshmem_ptr(const void *dest, int pe) noexcept { return direct_pointer(dest, pe); }
+extern "C" void *pshmem_ptr(const void *dest, int pe) noexcept {
+  return direct_pointer(dest, pe, "shmem_ptr");
+}
 SMA_WEAK_ALIAS(shmem_ptr)
 
-// pe is numbered within the team; SHMEM_TEAM_INVALID or a PE outside the team gives NULL.
+// pe is numbered within the team; SHMEM_TEAM_INVALID or a PE outside the team gives NULL (the
+// specification says so), a non-symmetric address is fatal as for shmem_ptr.
 extern "C" void *pshmem_team_ptr(shmem_team_t team, const void *dest, int pe) noexcept {
   running("shmem_team_ptr");
   if (!shoal::team::is_live(team)) return nullptr;  // SHMEM_TEAM_INVALID or destroyed
   const int world_pe = team->world_pe(pe);
-  return world_pe < 0 ? nullptr : direct_pointer(dest, world_pe);
+  return world_pe < 0 ? nullptr : direct_pointer(dest, world_pe, "shmem_team_ptr");
 }
 SMA_WEAK_ALIAS(shmem_team_ptr)
 

@@ -8,6 +8,7 @@ namespace {
 inline shoal_ctx *dflt() noexcept { return &shoal_ctx_default; }
 }  // namespace
 
+using shoal::rma::byte_size;
 using shoal::rma::get;
 using shoal::rma::get_nbi;
 using shoal::rma::get_strided;
@@ -23,22 +24,26 @@ using shoal::rma::put_strided;
 #define SMA_TYPED_RMA_FORM(TN, T, CTXN, CTXP, CTXA)                                               \
   extern "C" void pshmem_##CTXN##TN##_put(CTXP T *dest, const T *source, size_t nelems,          \
                                           int pe) noexcept {                                     \
-    put(CTXA, dest, source, nelems * sizeof(T), pe, "shmem_" #CTXN #TN "_put");                   \
+    constexpr const char *routine = "shmem_" #CTXN #TN "_put";                                     \
+    put(CTXA, dest, source, byte_size(nelems, sizeof(T), dest, pe, routine), pe, routine);         \
   }                                                                                               \
   SMA_WEAK_ALIAS(shmem_##CTXN##TN##_put)                                                          \
   extern "C" void pshmem_##CTXN##TN##_get(CTXP T *dest, const T *source, size_t nelems,          \
                                           int pe) noexcept {                                     \
-    get(CTXA, dest, source, nelems * sizeof(T), pe, "shmem_" #CTXN #TN "_get");                   \
+    constexpr const char *routine = "shmem_" #CTXN #TN "_get";                                     \
+    get(CTXA, dest, source, byte_size(nelems, sizeof(T), source, pe, routine), pe, routine);       \
   }                                                                                               \
   SMA_WEAK_ALIAS(shmem_##CTXN##TN##_get)                                                          \
   extern "C" void pshmem_##CTXN##TN##_put_nbi(CTXP T *dest, const T *source, size_t nelems,      \
                                               int pe) noexcept {                                 \
-    put_nbi(CTXA, dest, source, nelems * sizeof(T), pe, "shmem_" #CTXN #TN "_put_nbi");           \
+    constexpr const char *routine = "shmem_" #CTXN #TN "_put_nbi";                                 \
+    put_nbi(CTXA, dest, source, byte_size(nelems, sizeof(T), dest, pe, routine), pe, routine);     \
   }                                                                                               \
   SMA_WEAK_ALIAS(shmem_##CTXN##TN##_put_nbi)                                                      \
   extern "C" void pshmem_##CTXN##TN##_get_nbi(CTXP T *dest, const T *source, size_t nelems,      \
                                               int pe) noexcept {                                 \
-    get_nbi(CTXA, dest, source, nelems * sizeof(T), pe, "shmem_" #CTXN #TN "_get_nbi");           \
+    constexpr const char *routine = "shmem_" #CTXN #TN "_get_nbi";                                 \
+    get_nbi(CTXA, dest, source, byte_size(nelems, sizeof(T), source, pe, routine), pe, routine);   \
   }                                                                                               \
   SMA_WEAK_ALIAS(shmem_##CTXN##TN##_get_nbi)                                                      \
   extern "C" void pshmem_##CTXN##TN##_p(CTXP T *dest, T value, int pe) noexcept {                 \
@@ -87,22 +92,26 @@ SMA_RMA_TYPES(SMA_TYPED_RMA_CTX)
 #define SMA_SIZED_RMA_FORM(BITS, BYTES, CTXN, CTXP, CTXA)                                         \
   extern "C" void pshmem_##CTXN##put##BITS(CTXP void *dest, const void *source, size_t nelems,   \
                                            int pe) noexcept {                                    \
-    put(CTXA, dest, source, nelems * BYTES, pe, "shmem_" #CTXN "put" #BITS);                      \
+    constexpr const char *routine = "shmem_" #CTXN "put" #BITS;                                    \
+    put(CTXA, dest, source, byte_size(nelems, BYTES, dest, pe, routine), pe, routine);             \
   }                                                                                               \
   SMA_WEAK_ALIAS(shmem_##CTXN##put##BITS)                                                         \
   extern "C" void pshmem_##CTXN##get##BITS(CTXP void *dest, const void *source, size_t nelems,   \
                                            int pe) noexcept {                                    \
-    get(CTXA, dest, source, nelems * BYTES, pe, "shmem_" #CTXN "get" #BITS);                      \
+    constexpr const char *routine = "shmem_" #CTXN "get" #BITS;                                    \
+    get(CTXA, dest, source, byte_size(nelems, BYTES, source, pe, routine), pe, routine);           \
   }                                                                                               \
   SMA_WEAK_ALIAS(shmem_##CTXN##get##BITS)                                                         \
   extern "C" void pshmem_##CTXN##put##BITS##_nbi(CTXP void *dest, const void *source,            \
                                                  size_t nelems, int pe) noexcept {               \
-    put_nbi(CTXA, dest, source, nelems * BYTES, pe, "shmem_" #CTXN "put" #BITS "_nbi");           \
+    constexpr const char *routine = "shmem_" #CTXN "put" #BITS "_nbi";                             \
+    put_nbi(CTXA, dest, source, byte_size(nelems, BYTES, dest, pe, routine), pe, routine);         \
   }                                                                                               \
   SMA_WEAK_ALIAS(shmem_##CTXN##put##BITS##_nbi)                                                   \
   extern "C" void pshmem_##CTXN##get##BITS##_nbi(CTXP void *dest, const void *source,            \
                                                  size_t nelems, int pe) noexcept {               \
-    get_nbi(CTXA, dest, source, nelems * BYTES, pe, "shmem_" #CTXN "get" #BITS "_nbi");           \
+    constexpr const char *routine = "shmem_" #CTXN "get" #BITS "_nbi";                             \
+    get_nbi(CTXA, dest, source, byte_size(nelems, BYTES, source, pe, routine), pe, routine);       \
   }                                                                                               \
   SMA_WEAK_ALIAS(shmem_##CTXN##get##BITS##_nbi)                                                   \
   extern "C" void pshmem_##CTXN##iput##BITS(CTXP void *dest, const void *source, ptrdiff_t dst,  \
@@ -140,22 +149,26 @@ SMA_RMA_SIZES(SMA_SIZED_RMA_CTX)
 #define SMA_MEM_RMA_FORM(CTXN, CTXP, CTXA)                                                        \
   extern "C" void pshmem_##CTXN##putmem(CTXP void *dest, const void *source, size_t nelems,      \
                                         int pe) noexcept {                                       \
-    put(CTXA, dest, source, nelems, pe, "shmem_" #CTXN "putmem");                                 \
+    constexpr const char *routine = "shmem_" #CTXN "putmem";                                       \
+    put(CTXA, dest, source, byte_size(nelems, 1, dest, pe, routine), pe, routine);                 \
   }                                                                                               \
   SMA_WEAK_ALIAS(shmem_##CTXN##putmem)                                                            \
   extern "C" void pshmem_##CTXN##getmem(CTXP void *dest, const void *source, size_t nelems,      \
                                         int pe) noexcept {                                       \
-    get(CTXA, dest, source, nelems, pe, "shmem_" #CTXN "getmem");                                 \
+    constexpr const char *routine = "shmem_" #CTXN "getmem";                                       \
+    get(CTXA, dest, source, byte_size(nelems, 1, source, pe, routine), pe, routine);               \
   }                                                                                               \
   SMA_WEAK_ALIAS(shmem_##CTXN##getmem)                                                            \
   extern "C" void pshmem_##CTXN##putmem_nbi(CTXP void *dest, const void *source, size_t nelems,  \
                                             int pe) noexcept {                                   \
-    put_nbi(CTXA, dest, source, nelems, pe, "shmem_" #CTXN "putmem_nbi");                         \
+    constexpr const char *routine = "shmem_" #CTXN "putmem_nbi";                                   \
+    put_nbi(CTXA, dest, source, byte_size(nelems, 1, dest, pe, routine), pe, routine);             \
   }                                                                                               \
   SMA_WEAK_ALIAS(shmem_##CTXN##putmem_nbi)                                                        \
   extern "C" void pshmem_##CTXN##getmem_nbi(CTXP void *dest, const void *source, size_t nelems,  \
                                             int pe) noexcept {                                   \
-    get_nbi(CTXA, dest, source, nelems, pe, "shmem_" #CTXN "getmem_nbi");                         \
+    constexpr const char *routine = "shmem_" #CTXN "getmem_nbi";                                   \
+    get_nbi(CTXA, dest, source, byte_size(nelems, 1, source, pe, routine), pe, routine);           \
   }                                                                                               \
   SMA_WEAK_ALIAS(shmem_##CTXN##getmem_nbi)
 

@@ -12,6 +12,7 @@ namespace {
 inline shoal_ctx *dflt() noexcept { return &shoal_ctx_default; }
 }  // namespace
 
+using shoal::rma::byte_size;
 using shoal::signal::put_signal;
 
 // CTXP names a function-like macro giving the context parameter (with its comma) or nothing,
@@ -26,8 +27,9 @@ using shoal::signal::put_signal;
 #define SMA_PUT_SIGNAL_TYPED(TN, T, SUFFIX, NBI, CTXN, CTXP, CTXA)                               \
   extern "C" void pshmem_##CTXN##TN##_put_signal##SUFFIX(                                        \
       CTXP() T *dest, const T *source, size_t nelems, SMA_SIGNAL_PARAMS) noexcept {              \
-    put_signal(CTXA, dest, source, nelems * sizeof(T), sig_addr, signal, sig_op, pe, NBI,        \
-               "shmem_" #CTXN #TN "_put_signal" #SUFFIX);                                        \
+    constexpr const char *routine = "shmem_" #CTXN #TN "_put_signal" #SUFFIX;                   \
+    put_signal(CTXA, dest, source, byte_size(nelems, sizeof(T), dest, pe, routine), sig_addr,    \
+               signal, sig_op, pe, NBI, routine);                                                \
   }                                                                                              \
   SMA_WEAK_ALIAS(shmem_##CTXN##TN##_put_signal##SUFFIX)
 
@@ -43,8 +45,9 @@ SMA_RMA_TYPES(SMA_PUT_SIGNAL_TYPED_ALL)
 #define SMA_PUT_SIGNAL_UNTYPED(NAME, BYTES, SUFFIX, NBI, CTXN, CTXP, CTXA)                       \
   extern "C" void pshmem_##CTXN##NAME##_signal##SUFFIX(                                          \
       CTXP() void *dest, const void *source, size_t nelems, SMA_SIGNAL_PARAMS) noexcept {        \
-    put_signal(CTXA, dest, source, nelems * (BYTES), sig_addr, signal, sig_op, pe, NBI,          \
-               "shmem_" #CTXN #NAME "_signal" #SUFFIX);                                          \
+    constexpr const char *routine = "shmem_" #CTXN #NAME "_signal" #SUFFIX;                     \
+    put_signal(CTXA, dest, source, byte_size(nelems, BYTES, dest, pe, routine), sig_addr,        \
+               signal, sig_op, pe, NBI, routine);                                                \
   }                                                                                              \
   SMA_WEAK_ALIAS(shmem_##CTXN##NAME##_signal##SUFFIX)
 

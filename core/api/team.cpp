@@ -3,15 +3,25 @@
 // shmem_team_create_ctx in ctx.cpp, with the other pointer queries and contexts.
 #include "api/export.hpp"
 #include "collectives/collectives.hpp"
+#include "rma/rma.hpp"
 #include "team/team.hpp"
+
+namespace {
+// The queries below answer -1 for a bad handle, but a call outside init..finalize is fatal.
+void check_running(const char *routine) noexcept {
+  shoal::rma::check_ctx(&shoal_ctx_default, routine);
+}
+}  // namespace
 
 // SHMEM_TEAM_INVALID (or a destroyed team) gives -1, as the specification says; no message.
 extern "C" int pshmem_team_my_pe(shmem_team_t team) noexcept {
+  check_running("shmem_team_my_pe");
   return shoal::team::is_live(team) ? team->my_pe : -1;
 }
 SMA_WEAK_ALIAS(shmem_team_my_pe)
 
 extern "C" int pshmem_team_n_pes(shmem_team_t team) noexcept {
+  check_running("shmem_team_n_pes");
   return shoal::team::is_live(team) ? team->n_pes : -1;
 }
 SMA_WEAK_ALIAS(shmem_team_n_pes)
@@ -24,6 +34,7 @@ SMA_WEAK_ALIAS(shmem_team_get_config)
 
 extern "C" int pshmem_team_translate_pe(shmem_team_t src_team, int src_pe,
                                         shmem_team_t dest_team) noexcept {
+  check_running("shmem_team_translate_pe");
   return shoal::team::translate_pe(src_team, src_pe, dest_team);
 }
 SMA_WEAK_ALIAS(shmem_team_translate_pe)

@@ -76,6 +76,12 @@ bool parse_size(const std::string &text, std::size_t &out) {
   return true;
 }
 
+// Scratch of the collectives: a size as above, at least 1k (a smaller one is a mistake, not a
+// request to be rounded up silently).
+bool parse_scratch_size(const std::string &text, std::size_t &out) {
+  return parse_size(text, out) && out >= 1024;
+}
+
 bool parse_log_level(const std::string &text, log::Level &out) {
   static const std::pair<const char *, log::Level> names[] = {
       {"trace", log::Level::trace}, {"debug", log::Level::debug}, {"info", log::Level::info},
@@ -192,6 +198,7 @@ bool Config::load(std::string &error) {
       return false;                                                                              \
     }                                                                                            \
     const std::string from = lookup(d, value);                                                   \
+    if (!from.empty()) sources[d.key] = from;                                                    \
     if (!from.empty() && !_parser(value, _field)) {                                                \
       error = "invalid value '" + value + "' for " + from + ": expected " + d.doc;               \
       return false;                                                                              \
@@ -202,6 +209,11 @@ bool Config::load(std::string &error) {
   if (debug && log_level > log::Level::debug) log_level = log::Level::debug;
   if (warn_unknown_env) warn_unknown_variables();
   return true;
+}
+
+std::string Config::source_of(const std::string &key) const {
+  if (auto it = sources.find(key); it != sources.end()) return it->second;
+  return "SMA_" + key;
 }
 
 void Config::print(std::FILE *out) const {

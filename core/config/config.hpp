@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <map>
 #include <string>
 
 #include "log/log.hpp"
@@ -17,8 +18,14 @@ struct Config {
   // Reads every variable of the table. On a bad value returns false and fills `error` with a
   // message naming the variable, the value and what is accepted.
   bool load(std::string &error);
+  // The variable a key's value came from ("SHMEM_BCAST_ALGORITHM" or "SMA_BCAST_ALGORITHM"),
+  // for messages about the value; "SMA_<key>" when it is unset.
+  std::string source_of(const std::string &key) const;
   // Prints every variable: name, default, value in force and meaning (SMA_INFO).
   void print(std::FILE *out) const;
+
+ private:
+  std::map<std::string, std::string> sources;  // key -> variable it was read from
 };
 
 namespace cfg {

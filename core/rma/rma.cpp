@@ -3,7 +3,9 @@
 #include <spdlog/fmt/fmt.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "log/log.hpp"
 #include "team/team.hpp"
@@ -66,21 +68,42 @@ ucs_status_ptr_t ucx_get(shoal_ctx *ctx, void *dest, std::size_t bytes, const Ta
                      &param);
 }
 
-// The bytes a strided access covers, from its first element (strides are never negative).
-struct Span {
-  std::size_t bytes;  // from the first element's start to the last element's end
-};
-
-Span strided_span(std::ptrdiff_t stride, std::size_t block_elems, std::size_t nblocks,
-                  std::size_t elem_size, const char *routine) noexcept {
-  if (stride < 0)
-    fatal(fmt::format("{}: negative stride {} (strides count elements and must be >= 0)", routine,
-                      stride));
-  const std::size_t last = (nblocks - 1) * static_cast<std::size_t>(stride) * elem_size;
-  return {last + block_elems * elem_size};
+// A count as the caller wrote it: a huge size_t is most likely a negative number converted.
+std::string show_count(std::size_t n) {
+  if (n <= static_cast<std::size_t>(PTRDIFF_MAX)) return std::to_string(n);
+  return fmt::format("{} (that is {} as a signed number)", n, static_cast<std::ptrdiff_t>(n));
 }
 
 }  // namespace
+
+void bad_count(std::size_t nelems, std::size_t elem_size, const void *addr, int pe,
+               const char *routine) noexcept {
+  fatal(fmt::format("{}: count {} of {}-byte elements at {} (PE {}) is negative or its size in "
+                    "bytes overflows",
+                    routine, show_count(nelems), elem_size, addr, pe));
+}
+
+std::size_t strided_extent(const void *addr, std::ptrdiff_t stride, std::size_t block_elems,
+                           std::size_t nblocks, std::size_t elem_size, int pe,
+                           const char *routine) noexcept {
+  if (stride < 0)
+    fatal(fmt::format("{}: negative stride {} at {} (PE {}): strides count elements and must be "
+                      ">= 0",
+                      routine, stride, addr, pe));
+  constexpr auto kMax = static_cast<std::size_t>(PTRDIFF_MAX);
+  std::size_t block_bytes = 0, step = 0, last = 0, extent = 0;
+  const bool fits = block_elems <= kMax && nblocks <= kMax && nblocks > 0 &&
+                    !__builtin_mul_overflow(block_elems, elem_size, &block_bytes) &&
+                    !__builtin_mul_overflow(static_cast<std::size_t>(stride), elem_size, &step) &&
+                    !__builtin_mul_overflow(nblocks - 1, step, &last) &&
+                    !__builtin_add_overflow(last, block_bytes, &extent) && extent <= kMax;
+  if (!fits)
+    fatal(fmt::format("{}: {} blocks of {} elements of {} bytes, {} elements apart, at {} (PE {}): "
+                      "a count is negative or the extent in bytes overflows",
+                      routine, show_count(nblocks), show_count(block_elems), elem_size, stride,
+                      addr, pe));
+  return extent;
+}
 
 void check_ctx(const shoal_ctx *ctx, const char *routine) noexcept {
   if (g_runtime == nullptr) not_running(routine);
@@ -114,9 +137,13 @@ Target resolve(const void *addr, std::size_t bytes, int pe, const char *routine)
   const PeerView &peer = rt->peers[pe];
   if (a - rt->heap_base < rt->heap_size) {
     const std::uintptr_t offset = a - rt->heap_base;
-    if (bytes > rt->heap_size - offset)
+    // The user's heap ends where the library's area starts; ranges starting in either part
+    // must end in it.
+    const auto library = reinterpret_cast<std::uintptr_t>(rt->library_area);
+    const std::uintptr_t end = a < library ? library : rt->heap_base + rt->heap_size;
+    if (bytes > end - a)
       fatal(fmt::format("{}: {} bytes at {} (PE {}) run past the end of the symmetric heap at {}",
-                        routine, bytes, addr, pe, as_ptr(rt->heap_base + rt->heap_size)));
+                        routine, bytes, addr, pe, as_ptr(end)));
     if (peer.heap_mapped) return {peer.heap_mapped + offset, 0, kHeapSegment};
     return {nullptr, peer.base[kHeapSegment] + offset, kHeapSegment};
   }
@@ -166,9 +193,11 @@ void transfer_strided(Direction dir, shoal_ctx *ctx, void *local, const void *re
     (void)resolve(remote, 0, pe, routine);
     return;
   }
-  (void)strided_span(local_stride, block_elems, nblocks, elem_size, routine);
-  const Span span = strided_span(remote_stride, block_elems, nblocks, elem_size, routine);
-  const Target t = resolve(remote, span.bytes, pe, routine);
+  (void)strided_extent(local, local_stride, block_elems, nblocks, elem_size, g_runtime->my_pe,
+                       routine);
+  const std::size_t extent =
+      strided_extent(remote, remote_stride, block_elems, nblocks, elem_size, pe, routine);
+  const Target t = resolve(remote, extent, pe, routine);
   const std::size_t block = block_elems * elem_size;
   const std::size_t local_step = static_cast<std::size_t>(local_stride) * elem_size;
   const std::size_t remote_step = static_cast<std::size_t>(remote_stride) * elem_size;

@@ -25,8 +25,32 @@ struct Target {
 };
 
 // Checks the library is running, pe is a PE of the job and [addr, addr+bytes) is symmetric
-// memory of this PE; otherwise reports the error naming the routine and ends the job.
+// memory of this PE; otherwise reports the error naming the routine and ends the job. A range
+// that starts in the user's part of the heap must end there too: the library's own symmetric
+// area (team flags, collective scratch) follows it and must not be overwritten.
 Target resolve(const void *addr, std::size_t bytes, int pe, const char *routine) noexcept;
+
+// Reports a count that is negative (converted to size_t) or whose byte size overflows, naming
+// the routine, the address and the count; never returns.
+[[noreturn]] void bad_count(std::size_t nelems, std::size_t elem_size, const void *addr, int pe,
+                            const char *routine) noexcept;
+
+// The byte size of nelems elements of elem_size bytes at addr; fatal (bad_count) when it would
+// exceed PTRDIFF_MAX, which no object can: a negative count or an overflowing product. Every
+// API entry point passes a constant elem_size, so the check is one comparison.
+inline std::size_t byte_size(std::size_t nelems, std::size_t elem_size, const void *addr, int pe,
+                             const char *routine) noexcept {
+  if (nelems > static_cast<std::size_t>(PTRDIFF_MAX) / elem_size) [[unlikely]]
+    bad_count(nelems, elem_size, addr, pe, routine);
+  return nelems * elem_size;
+}
+
+// The bytes a strided access covers, from the start of its first element to the end of its
+// last: nblocks blocks of block_elems elements of elem_size bytes, consecutive blocks stride
+// elements apart. A negative stride or count, or an extent that overflows, is fatal.
+std::size_t strided_extent(const void *addr, std::ptrdiff_t stride, std::size_t block_elems,
+                           std::size_t nblocks, std::size_t elem_size, int pe,
+                           const char *routine) noexcept;
 // Checks the library is running and pe is a PE of the job.
 void check_pe(int pe, const char *routine) noexcept;
 // The same checks for the context handle.
@@ -49,7 +73,12 @@ inline std::byte *mapped_heap(const shoal_ctx *ctx, const void *addr, std::size_
   if (ctx->team != nullptr && ctx->team != &shoal_team_world) return nullptr;
   if (static_cast<unsigned>(pe) >= static_cast<unsigned>(rt->n_pes)) [[unlikely]] return nullptr;
   const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(addr) - rt->heap_base;
-  if (offset >= rt->heap_size || bytes > rt->heap_size - offset) return nullptr;
+  if (offset >= rt->heap_size) return nullptr;
+  // A range starting in the user's heap ends before the library's area (see resolve).
+  const std::uintptr_t user_end =
+      reinterpret_cast<std::uintptr_t>(rt->library_area) - rt->heap_base;
+  const std::uintptr_t end = offset < user_end ? user_end : rt->heap_size;
+  if (bytes > end - offset) return nullptr;
   std::byte *heap = rt->peers[static_cast<std::size_t>(pe)].heap_mapped;
   return heap ? heap + offset : nullptr;
 }

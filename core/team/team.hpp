@@ -49,9 +49,10 @@ void init_predefined(int my_pe, int n_pes, const std::vector<int> &local_peers);
 void reset_predefined() noexcept;
 
 // The team behind a handle, or null after logging an error that names the routine when the
-// handle is SHMEM_TEAM_INVALID, destroyed, or used before shmem_init.
+// handle is SHMEM_TEAM_INVALID or destroyed. A call before shmem_init or after shmem_finalize
+// is fatal.
 shoal_team *lookup(shmem_team_t team, const char *routine) noexcept;
-// Whether the handle is a live team (no message).
+// Whether the handle is a live team (no message; false outside init..finalize).
 bool is_live(shmem_team_t team) noexcept;
 
 // The specification's team routines; return values as the specification gives them.

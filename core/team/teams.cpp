@@ -8,6 +8,7 @@
 
 #include "collectives/slots.hpp"
 #include "log/log.hpp"
+#include "rma/rma.hpp"
 #include "runtime.hpp"
 #include "team/registry.hpp"
 #include "team/team.hpp"
@@ -36,12 +37,7 @@ bool is_live(shmem_team_t team) noexcept {
 }
 
 shoal_team *lookup(shmem_team_t team, const char *routine) noexcept {
-  if (g_runtime == nullptr) {
-    SMA_LOG_ERROR("team", "{}: called {}", routine,
-                  library_state() == LibraryState::finalized ? "after shmem_finalize"
-                                                             : "before shmem_init");
-    return nullptr;
-  }
+  rma::check_ctx(&shoal_ctx_default, routine);  // a call outside init..finalize is fatal
   if (team == nullptr) {
     SMA_LOG_ERROR("team", "{}: PE {} passed SHMEM_TEAM_INVALID", routine, g_runtime->my_pe);
     return nullptr;
@@ -55,6 +51,7 @@ shoal_team *lookup(shmem_team_t team, const char *routine) noexcept {
 }
 
 void destroy(shmem_team_t team, const char *routine) noexcept {
+  rma::check_ctx(&shoal_ctx_default, routine);
   if (team == nullptr) return;
   if (team == &shoal_team_world || team == &shoal_team_shared) {
     SMA_LOG_ERROR("team", "{}: the predefined teams cannot be destroyed", routine);

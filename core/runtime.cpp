@@ -33,17 +33,13 @@ bool fail(std::string &error, std::string what) {
   return false;
 }
 
-bool on_same_node(const boot::Bootstrap &b, int pe) {
-  return b.node_of()[pe] == b.node_of()[b.rank()];
-}
-
 }  // namespace
 
 bool Runtime::start(int requested_thread_level, std::string &error) {
   if (!config.load(error)) return false;
   log::init(config.log_level);
 
-  if (boot::make_bootstrap(bootstrap) != Status::ok)
+  if (boot::make_bootstrap(bootstrap, config.bootstrap_collect) != Status::ok)
     return fail(error, "cannot start: the PMIx bootstrap failed (was this program started by "
                        "oshrun or another PMIx launcher that is still running?)");
   my_pe = bootstrap->rank();
@@ -77,8 +73,15 @@ bool Runtime::setup_memory(std::string &error) {
   const std::size_t user_size = page_round(std::max<std::size_t>(config.symmetric_size, 1));
   const std::size_t size = user_size + page_round(coll::slots::area_bytes(config, n_pes));
   const bool shared = config.shared_memory && bootstrap->local_peers().size() > 1;
-  const Status s = shared ? heap_memory.create(heap::segment_name(bootstrap->job_name(), my_pe), size)
-                          : heap_memory.create_private(size);
+  const std::string name = heap::segment_name(bootstrap->job_name(), my_pe);
+  const Status s = shared ? heap_memory.create(name, size) : heap_memory.create_private(size);
+  if (s == Status::already_exists)
+    return fail(error, "cannot create the symmetric heap: shared memory /dev/shm" + name +
+                           " already exists and was not made by this job; remove it if it is "
+                           "a leftover");
+  if (s == Status::io_error)
+    return fail(error, "cannot create the symmetric heap in shared memory /dev/shm" + name +
+                           "; see the message above");
   if (s != Status::ok)
     return fail(error, "cannot create the symmetric heap of " + std::to_string(size) +
                            " bytes (SHMEM_SYMMETRIC_SIZE); see the message above");
@@ -142,7 +145,7 @@ bool Runtime::exchange_and_connect(std::string &error) {
     peers[pe].base[kDataSegment] = theirs.base[kDataSegment];
     peer_addresses[pe] = std::move(peer_address);
     peer_rkeys[pe] = std::move(rkeys);
-    if (shared && on_same_node(b, pe)) {
+    if (shared && b.on_this_node(pe)) {
       if (peer_heaps[pe].attach(heap::segment_name(b.job_name(), pe), heap_size) != Status::ok)
         return fail(error, "cannot map the symmetric heap of PE " + std::to_string(pe));
       peers[pe].heap_mapped = peer_heaps[pe].base();
@@ -167,14 +170,14 @@ Status Runtime::connect_worker(ucx::UcxWorker &w) {
   return Status::ok;
 }
 
-void Runtime::stop() {
+void Runtime::stop(bool peers_alive) {
   shoal_ctx_default.worker = nullptr;
   team::reset_predefined();
   for (auto &pool : spare_workers) pool.clear();  // closes them
   worker.close();
   // Peers may still be closing endpoints towards our receiving worker: wait for all of them
   // before its progress thread stops.
-  if (bootstrap && config.progress_thread) (void)bootstrap->fence();
+  if (bootstrap && config.progress_thread && peers_alive) (void)bootstrap->fence();
   progress.stop();
   target_worker.close();
   for (auto &region : regions) ucx.unmap(region);

@@ -31,7 +31,10 @@ class Runtime {
  public:
   // Brings the PE up; on failure returns false with a message in `error`.
   bool start(int requested_thread_level, std::string &error);
-  void stop();
+  // Releases what start() set up, in order (UCX objects before the context that owns them).
+  // With `peers_alive` (shmem_finalize) it first waits for every PE to close its endpoints;
+  // after a failed start the other PEs may be gone, so it does not.
+  void stop(bool peers_alive = true);
 
   int my_pe = 0;
   int n_pes = 1;
@@ -78,5 +81,7 @@ extern Runtime *g_runtime;
 
 enum class LibraryState { never_initialized, running, finalized };
 LibraryState library_state() noexcept;
+// start_pes: the program may end without shmem_finalize, which then happens at exit.
+void finalize_implicitly_at_exit() noexcept;
 
 }  // namespace shoal

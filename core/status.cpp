@@ -19,6 +19,7 @@ const char *to_string(Status s) noexcept {
     case Status::not_supported: return "not supported";
     case Status::unreachable: return "unreachable";
     case Status::io_error: return "input/output error";
+    case Status::already_exists: return "already exists";
     case Status::bootstrap_error: return "bootstrap (PMIx) error";
     case Status::transport_error: return "transport (UCX) error";
   }

@@ -13,6 +13,7 @@ enum class Status : int8_t {
   not_supported = -3,
   unreachable = -4,
   io_error = -5,
+  already_exists = -6,  // a name that must be new was taken (UCS_ERR_ALREADY_EXISTS)
   bootstrap_error = -7,
   transport_error = -8,
 };

@@ -15,6 +15,8 @@ namespace {
 
 LibraryState g_state = LibraryState::never_initialized;
 bool g_exiting = false;  // shmem_global_exit in progress: the exit handler must not finalize
+// start_pes programs (OpenSHMEM 1.2 and older) had no shmem_finalize: finalize them at exit.
+bool g_finalize_at_exit = false;
 std::mutex g_setup_mutex;
 
 void print_banner(const Runtime &rt) {
@@ -42,16 +44,12 @@ int initialize(int requested, int *provided) noexcept {
   try {
     auto rt = std::make_unique<Runtime>();
     std::string error;
-    if (!rt->start(requested, error)) {
+    if (!rt->start(requested, error) || coll::init_collectives(*rt, error) != Status::ok) {
       log::logger().error("shmem_init: {}", error);
       set_last_error(error);
       if (rt->bootstrap) rt->bootstrap->abort(1, error.c_str());
-      return 1;
-    }
-    if (coll::init_collectives(*rt, error) != Status::ok) {
-      log::logger().error("shmem_init: {}", error);
-      set_last_error(error);
-      if (rt->bootstrap) rt->bootstrap->abort(1, error.c_str());
+      coll::finalize_collectives();
+      rt->stop(/*peers_alive=*/false);  // when the abort returns: tear down in order
       return 1;
     }
     g_runtime = rt.release();
@@ -81,12 +79,23 @@ void finalize() noexcept {
 }
 
 void finalize_at_exit() {
-  if (!g_exiting) finalize();
+  if (g_exiting || g_state != LibraryState::running) return;
+  if (g_finalize_at_exit) {
+    finalize();
+    return;
+  }
+  // Since OpenSHMEM 1.4 every shmem_init is matched by a shmem_finalize. Finalizing here would be
+  // collective: its barrier could complete one that the other PEs wait in for another reason,
+  // and the job would hang. So this PE ends unfinalized, and the launcher ends the job.
+  log::logger().error("exiting without calling shmem_finalize");
+  std::fflush(nullptr);
 }
 
 }  // namespace
 
 LibraryState library_state() noexcept { return g_state; }
+
+void finalize_implicitly_at_exit() noexcept { g_finalize_at_exit = true; }
 
 }  // namespace shoal
 

@@ -20,8 +20,8 @@ class Bootstrap {
   int size() const noexcept { return size_; }
   // Ranks of the PEs on this node, in increasing order (this PE included).
   const std::vector<int> &local_peers() const noexcept { return local_peers_; }
-  // Node number of every PE (index: rank); PEs with equal numbers share memory.
-  const std::vector<int> &node_of() const noexcept { return node_of_; }
+  // Whether `pe` runs on this node (shares memory with this PE): it is in local_peers().
+  bool on_this_node(int pe) const noexcept;
   // A name unique to this job on this machine, safe for file names ([A-Za-z0-9._-]).
   const std::string &job_name() const noexcept { return job_name_; }
 
@@ -39,14 +39,15 @@ class Bootstrap {
   int rank_ = 0;
   int size_ = 1;
   std::vector<int> local_peers_{0};
-  std::vector<int> node_of_{0};
   std::string job_name_;
 };
 
 // PMIx when the environment says a PMIx server started this process, otherwise one PE alone.
-Status make_bootstrap(std::unique_ptr<Bootstrap> &out);
+// `collect_data`: whether a fence gathers every PE's published data at once (the PMIx
+// server's full modex) or leaves each get to fetch it on demand (direct modex).
+Status make_bootstrap(std::unique_ptr<Bootstrap> &out, bool collect_data);
 
-std::unique_ptr<Bootstrap> make_pmix_bootstrap(Status &status);
+std::unique_ptr<Bootstrap> make_pmix_bootstrap(bool collect_data, Status &status);
 std::unique_ptr<Bootstrap> make_single_bootstrap();
 
 // Keeps [A-Za-z0-9._-] and turns everything else into '_'.

@@ -1,8 +1,10 @@
-// The PMIx client: rank, size and node layout from the standard PMIx keys, and the exchange of
-// connection data through PMIx_Put / PMIx_Commit / PMIx_Fence / PMIx_Get.
+// The PMIx client: rank, size and the PEs of this node from the standard PMIx keys
+// (PMIX_JOB_SIZE, PMIX_LOCAL_PEERS), and the exchange of connection data through PMIx_Put /
+// PMIx_Commit / PMIx_Fence / PMIx_Get, with a full or a direct modex.
 #include <pmix.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 
@@ -20,6 +22,8 @@ Status from_pmix(pmix_status_t rc, const char *what) {
 
 class PmixBootstrap final : public Bootstrap {
  public:
+  explicit PmixBootstrap(bool collect_data) : collect_data_(collect_data) {}
+
   Status init() {
     if (Status s = from_pmix(PMIx_Init(&self_, nullptr, 0), "PMIx_Init"); s != Status::ok)
       return s;
@@ -35,28 +39,7 @@ class PmixBootstrap final : public Bootstrap {
 
     std::string peers;
     SMA_TRY(get_string(job, PMIX_LOCAL_PEERS, peers));
-    local_peers_.clear();
-    std::stringstream list(peers);
-    for (std::string item; std::getline(list, item, ',');)
-      if (!item.empty()) local_peers_.push_back(std::stoi(item));
-    if (local_peers_.empty()) local_peers_.push_back(rank_);
-
-    // The node of every PE: PMIX_NODEID where the server provides it, otherwise our local-peer
-    // list (PEs not in it are treated as remote, which is always safe).
-    node_of_.assign(size_, -1);
-    for (int pe = 0; pe < size_; ++pe) {
-      pmix_proc_t proc;
-      PMIX_LOAD_PROCID(&proc, self_.nspace, static_cast<pmix_rank_t>(pe));
-      uint32_t node = 0;
-      if (get_uint32(proc, PMIX_NODEID, node, /*quiet=*/true) == Status::ok)
-        node_of_[pe] = static_cast<int>(node);
-    }
-    const int my_node = node_of_[rank_];
-    for (int pe = 0; pe < size_; ++pe) {
-      const bool local = std::find(local_peers_.begin(), local_peers_.end(), pe) != local_peers_.end();
-      if (my_node < 0 || node_of_[pe] < 0) node_of_[pe] = local ? 0 : 1 + pe;
-      else if (local) node_of_[pe] = my_node;  // the local-peer list is authoritative
-    }
+    SMA_TRY(parse_local_peers(peers));
     return Status::ok;
   }
 
@@ -78,8 +61,9 @@ class PmixBootstrap final : public Bootstrap {
   Status fence() override {
     SMA_TRY(from_pmix(PMIx_Commit(), "PMIx_Commit"));
     pmix_info_t info;
-    bool collect = true;
-    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    // With collect_data_ false the fence only synchronizes, and each PMIx_Get asks the server
+    // for that one PE's data (direct modex): cheaper for large jobs where a PE talks to few.
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect_data_, PMIX_BOOL);
     pmix_proc_t all;
     PMIX_LOAD_PROCID(&all, self_.nspace, PMIX_RANK_WILDCARD);
     const Status s = from_pmix(PMIx_Fence(&all, 1, &info, 1), "PMIx_Fence");
@@ -116,10 +100,36 @@ class PmixBootstrap final : public Bootstrap {
   }
 
  private:
-  Status get_uint32(const pmix_proc_t &proc, const char *key, uint32_t &out, bool quiet = false) {
+  // PMIX_LOCAL_PEERS: the comma-separated ranks of this node's PEs. It decides which PEs share
+  // memory, so it is checked: ranks of this job, and this PE among them.
+  Status parse_local_peers(const std::string &text) {
+    local_peers_.clear();
+    std::stringstream list(text);
+    for (std::string item; std::getline(list, item, ',');) {
+      if (item.empty()) continue;
+      char *end = nullptr;
+      const long pe = std::strtol(item.c_str(), &end, 10);
+      if (*end != '\0' || pe < 0 || pe >= size_) {
+        SMA_LOG_ERROR("boot", "PMIx gave PMIX_LOCAL_PEERS \"{}\", whose entry \"{}\" is not a "
+                      "rank of this job of {} PEs", text, item, size_);
+        return Status::bootstrap_error;
+      }
+      local_peers_.push_back(static_cast<int>(pe));
+    }
+    std::sort(local_peers_.begin(), local_peers_.end());
+    local_peers_.erase(std::unique(local_peers_.begin(), local_peers_.end()), local_peers_.end());
+    if (!std::binary_search(local_peers_.begin(), local_peers_.end(), rank_)) {
+      SMA_LOG_ERROR("boot", "PMIx gave PMIX_LOCAL_PEERS \"{}\", which does not contain this PE "
+                    "(rank {}): the launcher's view of this node is wrong", text, rank_);
+      return Status::bootstrap_error;
+    }
+    return Status::ok;
+  }
+
+  Status get_uint32(const pmix_proc_t &proc, const char *key, uint32_t &out) {
     pmix_value_t *value = nullptr;
     const pmix_status_t rc = PMIx_Get(&proc, key, nullptr, 0, &value);
-    if (rc != PMIX_SUCCESS) return quiet ? Status::bootstrap_error : from_pmix(rc, key);
+    if (rc != PMIX_SUCCESS) return from_pmix(rc, key);
     Status s = Status::ok;
     switch (value->type) {
       case PMIX_UINT32: out = value->data.uint32; break;
@@ -129,7 +139,7 @@ class PmixBootstrap final : public Bootstrap {
       default: s = Status::bootstrap_error;
     }
     PMIX_VALUE_RELEASE(value);
-    if (s != Status::ok && !quiet) SMA_LOG_ERROR("boot", "PMIx key {} has an unexpected type", key);
+    if (s != Status::ok) SMA_LOG_ERROR("boot", "PMIx key {} has an unexpected type", key);
     return s;
   }
 
@@ -145,12 +155,13 @@ class PmixBootstrap final : public Bootstrap {
 
   pmix_proc_t self_{};
   bool initialized_ = false;
+  bool collect_data_ = true;
 };
 
 }  // namespace
 
-std::unique_ptr<Bootstrap> make_pmix_bootstrap(Status &status) {
-  auto boot = std::make_unique<PmixBootstrap>();
+std::unique_ptr<Bootstrap> make_pmix_bootstrap(bool collect_data, Status &status) {
+  auto boot = std::make_unique<PmixBootstrap>(collect_data);
   status = boot->init();
   return boot;
 }

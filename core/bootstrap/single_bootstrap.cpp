@@ -1,10 +1,14 @@
 // A program started without a launcher runs as one PE: the exchange is a local map.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <string>
 
 #include "bootstrap/bootstrap.hpp"
+#include "bootstrap/launcher_env.hpp"
+#include "log/log.hpp"
 
 namespace shoal::boot {
 namespace {
@@ -46,15 +50,26 @@ std::string sanitize_for_file_name(std::string_view text) {
   return out;
 }
 
-Status make_bootstrap(std::unique_ptr<Bootstrap> &out) {
+bool Bootstrap::on_this_node(int pe) const noexcept {
+  return std::binary_search(local_peers_.begin(), local_peers_.end(), pe);
+}
+
+Status make_bootstrap(std::unique_ptr<Bootstrap> &out, bool collect_data) {
   // PMIx servers (ours, Open MPI's, PRRTE, Slurm) tell their clients the namespace through
-  // this variable; without it there is no server to talk to and we run as a single PE.
-  if (std::getenv("PMIX_NAMESPACE") == nullptr) {
+  // PMIX_NAMESPACE; without it there is no server to talk to and we run as a single PE, unless
+  // a launcher without PMIx meant this process to be one of several.
+  if (!pmix_server_present()) {
+    if (const std::string job = non_pmix_job_of_several(); !job.empty()) {
+      SMA_LOG_ERROR("boot", "this process was started as one of several ({}), but not by a PMIx "
+                    "server, which Shoal needs to find the other PEs: start it with oshrun, "
+                    "Open MPI's mpirun, prterun or srun --mpi=pmix", job);
+      return Status::bootstrap_error;
+    }
     out = make_single_bootstrap();
     return Status::ok;
   }
   Status status = Status::ok;
-  out = make_pmix_bootstrap(status);
+  out = make_pmix_bootstrap(collect_data, status);
   return status;
 }
 

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -15,7 +16,7 @@ namespace {
 Status map_fd(int fd, std::size_t size, std::byte *&base, const std::string &name) {
   void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) {
-    SMA_LOG_ERROR("heap", "mmap of shared memory {} ({} bytes) failed: {}", name, size,
+    SMA_LOG_ERROR("heap", "mmap of shared memory /dev/shm{} ({} bytes) failed: {}", name, size,
                   std::strerror(errno));
     return Status::no_memory;
   }
@@ -30,14 +31,26 @@ std::string segment_name(const std::string &job_name, int pe) {
 }
 
 Status SharedSegment::create(const std::string &name, std::size_t size) {
+  // O_EXCL: a name that already exists is never reused, whoever made it, so a PE never shares
+  // memory that this job did not create.
   const int fd = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+  if (fd < 0 && errno == EEXIST) {
+    SMA_LOG_ERROR("heap",
+                  "cannot create shared memory /dev/shm{}: the name already exists (left by a "
+                  "job that was killed, or made by another process); refusing to use memory "
+                  "this job did not create",
+                  name);
+    return Status::already_exists;
+  }
   if (fd < 0) {
-    SMA_LOG_ERROR("heap", "cannot create shared memory {}: {}", name, std::strerror(errno));
+    SMA_LOG_ERROR("heap", "cannot create shared memory /dev/shm{}: {}", name, std::strerror(errno));
     return Status::io_error;
   }
   name_ = name;
-  if (ftruncate(fd, static_cast<off_t>(size)) != 0) {
-    SMA_LOG_ERROR("heap", "cannot size shared memory {} to {} bytes: {}", name, size,
+  // The umask may have taken permissions away; the PEs of this node need read and write, and
+  // nobody else any access.
+  if (fchmod(fd, 0600) != 0 || ftruncate(fd, static_cast<off_t>(size)) != 0) {
+    SMA_LOG_ERROR("heap", "cannot set up shared memory /dev/shm{} of {} bytes: {}", name, size,
                   std::strerror(errno));
     close(fd);
     unlink();
@@ -69,8 +82,21 @@ Status SharedSegment::create_private(std::size_t size) {
 Status SharedSegment::attach(const std::string &name, std::size_t size) {
   const int fd = shm_open(name.c_str(), O_RDWR, 0600);
   if (fd < 0) {
-    SMA_LOG_ERROR("heap", "cannot open shared memory {} of a local PE: {}", name,
+    SMA_LOG_ERROR("heap", "cannot open shared memory /dev/shm{} of a local PE: {}", name,
                   std::strerror(errno));
+    return Status::io_error;
+  }
+  // The PE that owns the name created it exclusively before the fence that led here, so this
+  // only fails if something replaced it: never map such memory (nor one too small, which would
+  // turn accesses past its end into SIGBUS).
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 0777) != 0600 ||
+      static_cast<std::size_t>(st.st_size) != size) {
+    SMA_LOG_ERROR("heap",
+                  "shared memory /dev/shm{} of a local PE is not what that PE created (owner "
+                  "uid {}, mode {:o}, {} bytes; expected uid {}, mode 600, {} bytes)",
+                  name, st.st_uid, st.st_mode & 0777, st.st_size, geteuid(), size);
+    close(fd);
     return Status::io_error;
   }
   const Status s = map_fd(fd, size, base_, name);

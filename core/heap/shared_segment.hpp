@@ -31,11 +31,13 @@ class SharedSegment {
   }
   ~SharedSegment() { release(); }
 
-  // Creates a new segment, exclusively and readable by this user only (mode 0600).
+  // Creates a new segment, exclusively and readable by this user only (mode 0600); a name
+  // that exists already is Status::already_exists, never opened.
   Status create(const std::string &name, std::size_t size);
   // Anonymous private memory: the heap when no other PE will map it.
   Status create_private(std::size_t size);
-  // Maps a segment another PE created.
+  // Maps a segment another PE created; refuses one that is not this user's, mode 0600 and
+  // exactly `size` bytes.
   Status attach(const std::string &name, std::size_t size);
   // Removes the name (the mappings stay valid); done once every local PE has attached.
   void unlink() noexcept;

@@ -1,7 +1,9 @@
 // Initialisation and query routines: PE numbering, accessibility, shmem_ptr, library info.
 // Also registered without any launcher, where it must run as a single PE.
 #include "mpp_test.hpp"
+#include "host_pes.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -146,10 +148,16 @@ TEST(Query, PtrToHeap) {
   heap[3] = -1;
   shmem_barrier_all();
 
-  // Peers (all on this node): stores through the pointer are seen by the peer.
+  // Peers on this host: stores through the pointer are seen by the peer. Peers on other
+  // hosts (multi-host runs) cannot be reached by loads and stores: NULL.
   const int n = npes();
+  const std::vector<int> my_host = pes_on_my_host();
   for (int pe = 0; pe < n; ++pe) {
     long* p = static_cast<long*>(shmem_ptr(heap.get(), pe));
+    if (std::find(my_host.begin(), my_host.end(), pe) == my_host.end()) {
+      EXPECT_EQ(p, nullptr) << "shmem_ptr to pe " << pe << " on another host";
+      continue;
+    }
     EXPECT_NE(p, nullptr) << "shmem_ptr to on-node peer " << pe << " returned NULL";
     if (p != nullptr && pe == right()) {
       for (int i = 0; i < 64; ++i) p[i] = value_of<long>(me(), i);

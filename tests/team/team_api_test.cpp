@@ -4,6 +4,7 @@
 // parent or not, larger than it, one), shmem_team_translate_pe both ways and with non-members,
 // shmem_team_get_config, shmem_team_create_ctx / shmem_ctx_get_team with RMA and AMOs through
 // a team context (team-relative PE numbers), and shmem_team_ptr on split teams.
+#include "host_pes.hpp"
 #include "team_util.hpp"
 
 #include <set>
@@ -86,7 +87,9 @@ TEST(TeamQueries, PredefinedTeams) {
   EXPECT_EQ(shmem_team_n_pes(SHMEM_TEAM_WORLD), n);
   EXPECT_TRUE(team_matches(SHMEM_TEAM_WORLD, world_list()));
 
-  // Every PE of these runs is on one node: with the shared mapping, SHARED is WORLD.
+  // With the shared mapping, SHARED holds exactly the PEs on this PE's host (all of WORLD in
+  // a one-host run).
+  const std::vector<int> my_host = pes_on_my_host();
   const int shared_n = shmem_team_n_pes(SHMEM_TEAM_SHARED);
   const int shared_me = shmem_team_my_pe(SHMEM_TEAM_SHARED);
   ASSERT_GE(shared_n, 1);
@@ -94,9 +97,10 @@ TEST(TeamQueries, PredefinedTeams) {
   EXPECT_LT(shared_me, shared_n);
   EXPECT_EQ(shmem_team_translate_pe(SHMEM_TEAM_SHARED, shared_me, SHMEM_TEAM_WORLD), me());
   if (shared_memory_enabled()) {
-    EXPECT_EQ(shared_n, n);
-    EXPECT_EQ(shared_me, me());
-    EXPECT_TRUE(team_matches(SHMEM_TEAM_SHARED, world_list()));
+    EXPECT_EQ(shared_n, static_cast<int>(my_host.size()));
+    EXPECT_EQ(shared_me, static_cast<int>(std::find(my_host.begin(), my_host.end(), me()) -
+                                          my_host.begin()));
+    EXPECT_TRUE(team_matches(SHMEM_TEAM_SHARED, my_host));
   }
   for (int p = 0; p < shared_n; ++p) {
     const int w = shmem_team_translate_pe(SHMEM_TEAM_SHARED, p, SHMEM_TEAM_WORLD);

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# A test bed of "hosts" on this machine: network namespaces <prefix>-h1..hN, each with one
+# veth (named shoal0 inside) plugged into a bridge that lives in its own namespace
+# <prefix>-br, addresses 198.18.0.K/24 (198.18.0.0/15 is reserved for network test beds).
+# Nothing is added to the root namespace, there is no default route, so no packet can leave
+# the bed. Commands run on host K through "exec" (see exec_on): a hostname of its own
+# (Open MPI's orted finds its node by hostname: with one shared hostname every host gets
+# the first host's PMIX_LOCAL_PEERS), its own IPC namespace and /dev/shm. The hosts still
+# share /tmp, the file system and the pid space, as containers on one machine would.
+#
+#   netns_testbed.sh check                 # exit 0 if namespaces can be made, else print why
+#   netns_testbed.sh up <prefix> <N> <hostfile>   # create, and write "198.18.0.K slots=..." lines
+#   netns_testbed.sh down <prefix>         # remove every namespace of the bed (idempotent)
+#   netns_testbed.sh address <K>           # the address of host K
+#   netns_testbed.sh exec <prefix> <K> <command...>  # run a command on host K
+#
+# Host K's namespace is <prefix>-hK; netns_rsh.sh maps an address back to it.
+set -euo pipefail
+
+readonly kSubnet=198.18.0      # hosts are .1 .. .N, /24
+readonly kDevice=shoal0         # the veth's name inside every host namespace
+readonly kSlots=${SHOAL_NETNS_SLOTS:-8}
+
+die() { echo "netns_testbed: $*" >&2; exit 1; }
+
+address_of() { echo "${kSubnet}.$1"; }
+
+# Can the bed be built here? Tries a throw-away host: a namespace, a veth pair in it, and
+# entering it (needs root with CAP_NET_ADMIN and CAP_SYS_ADMIN).
+check() {
+  command -v ip >/dev/null || { echo "the ip command (iproute2) is not installed"; return 1; }
+  local probe="shoal-probe$$-h1"  # named like a host, so exec_on can enter it
+  local out
+  if ! out=$(ip netns add "$probe" 2>&1); then
+    echo "cannot create a network namespace (ip netns add: ${out:-failed});" \
+      "needs root with CAP_SYS_ADMIN and CAP_NET_ADMIN"
+    return 1
+  fi
+  local why=""
+  if ! out=$(ip -n "$probe" link add shoal-pa type veth peer name shoal-pb 2>&1); then
+    why="cannot create a veth pair inside a namespace (${out:-failed})"
+  elif ! out=$( (exec_on "${probe%-h1}" 1 true) 2>&1); then
+    why="cannot enter a host of the bed (unshare --uts --ipc --mount, tmpfs on /dev/shm):"
+    why+=" ${out:-failed}"
+  fi
+  ip netns del "$probe" 2>/dev/null || true
+  [[ -z "$why" ]] || { echo "$why"; return 1; }
+}
+
+down() {
+  local prefix=$1 ns
+  # Deleting a namespace deletes the veth ends inside it, hence their peers too.
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
+    case "$ns" in "$prefix"-h[0-9]* | "$prefix"-br) ip netns del "$ns" 2>/dev/null || true ;; esac
+  done
+}
+
+up() {
+  local prefix=$1 hosts=$2 hostfile=$3 k
+  [[ "$hosts" =~ ^[1-9][0-9]*$ && "$hosts" -le 250 ]] ||
+    die "host count must be 1..250, not '$hosts'"
+  down "$prefix"
+  ip netns add "$prefix-br"
+  ip -n "$prefix-br" link add br0 type bridge
+  ip -n "$prefix-br" link set br0 up
+  : >"$hostfile"
+  for ((k = 1; k <= hosts; ++k)); do
+    local ns="$prefix-h$k"
+    ip netns add "$ns"
+    ip -n "$prefix-br" link add "h$k" type veth peer name "$kDevice" netns "$ns"
+    ip -n "$prefix-br" link set "h$k" master br0 up
+    ip -n "$ns" link set lo up
+    ip -n "$ns" addr add "$(address_of "$k")/24" dev "$kDevice"
+    ip -n "$ns" link set "$kDevice" up
+    echo "$(address_of "$k") slots=$kSlots" >>"$hostfile"
+  done
+}
+
+# Enters host K: its network namespace, then fresh UTS, IPC and mount namespaces with the
+# hostname <prefix>-hK and a /dev/shm of its own, so that neither UCX (which tells hosts
+# apart by IPC namespace and boot id) nor Shoal can share memory with another host.
+exec_on() {
+  local prefix=$1 k=$2
+  shift 2
+  exec ip netns exec "$prefix-h$k" unshare --uts --ipc --mount --propagation private -- \
+    sh -c 'hostname "$0" && mount -t tmpfs -o mode=1777 shoal-shm /dev/shm && exec "$@"' \
+    "$prefix-h$k" "$@"
+}
+
+case "${1:-}" in
+  check) check ;;
+  up) [[ $# -eq 4 ]] || die "usage: $0 up <prefix> <N> <hostfile>"; up "$2" "$3" "$4" ;;
+  down) [[ $# -eq 2 ]] || die "usage: $0 down <prefix>"; down "$2" ;;
+  address) [[ $# -eq 2 ]] || die "usage: $0 address <K>"; address_of "$2" ;;
+  exec) [[ $# -ge 4 ]] || die "usage: $0 exec <prefix> <K> <command...>"; shift; exec_on "$@" ;;
+  *) die "usage: $0 check | up <prefix> <N> <hostfile> | down <prefix> | address <K>" \
+       "| exec <prefix> <K> <command...>" ;;
+esac

@@ -30,6 +30,8 @@ constexpr auto kKillGrace = std::chrono::seconds(2);
 // How long PE output pipes may stay open after the last PE exited (something that escaped the
 // PE's process group holds them); then the rest is read without waiting.
 constexpr auto kDrainGrace = std::chrono::seconds(2);
+// Where shared memory lives.
+constexpr const char *kShmBase = "/dev/shm";
 
 // An exit status the shell can see: the low 8 bits as exit() would give, but never turn a
 // non-zero abort status into success.
@@ -43,6 +45,7 @@ class Job {
   explicit Job(const JobConfig &config)
       : config_(config),
         nspace_("oshrun-" + std::to_string(::getpid())),
+        pe_environment_(config.environment),
         host_(events_),
         procs_(signals_),
         output_(config.options.tag_output),
@@ -73,6 +76,11 @@ class Job {
     if (!events_.ok()) return fail(std::string("pipe: ") + std::strerror(errno));
     if (!dir_.create(error)) return fail(error);
     sweep_stale_sessions(dir_.base());
+    use_private_ucx_shm_dir();
+    // Our namespace contains our pid, so no live job can own these names: whatever is there is
+    // a leftover of a killed oshrun that had the same pid, and would make the PEs fail to
+    // create their segments (they never reuse an existing name).
+    remove_shm_segments(nspace_);
     if (!host_.start(dir_.path(), error)) return fail(error);
     if (!host_.register_job(nspace_, config_.options.np, error)) return fail(error);
 
@@ -98,6 +106,19 @@ class Job {
     return ok;
   }
 
+  // UCX's shared-memory transport creates its files in /dev/shm and unlinks them only once they
+  // are set up, so a PE killed during start-up (by a failing peer, or a signal to oshrun) leaves
+  // them behind. In a directory of the job's own they go away with it (and with the stale
+  // sweep after a killed oshrun). Best effort: otherwise UCX uses /dev/shm as usual; a
+  // UCX_POSIX_DIR given by the user wins.
+  void use_private_ucx_shm_dir() {
+    if (find_variable(pe_environment_, "UCX_POSIX_DIR")) return;
+    sweep_stale_sessions(kShmBase);
+    std::string ignored;
+    if (shm_dir_.create_in(kShmBase, ignored))
+      pe_environment_.push_back("UCX_POSIX_DIR=" + shm_dir_.path());
+  }
+
   // The CPU PE `rank` is bound to, or -1. Binding keeps the PEs of a small job on different
   // cores: their waits yield the CPU, so the kernel's balancer would otherwise often leave two
   // PEs sharing one core, and every exchange between them would cost a context switch.
@@ -118,7 +139,7 @@ class Job {
 
   bool spawn_pe(int rank, char *const *argv, int stdin_fd, std::string &error) {
     if (!host_.register_client(rank, error)) return false;
-    CEnvironment env(config_.environment);
+    CEnvironment env(pe_environment_);
     if (!host_.setup_fork(rank, env.get(), error)) return false;
     int out = -1, err = -1;
     if (!output_.add_pe(rank, out, err, error)) return false;
@@ -131,6 +152,7 @@ class Job {
     req.stdout_fd = out;
     req.stderr_fd = err;
     req.cpu = cpu_for(rank);
+    req.umask = config_.pe_umask;
     const bool ok = procs_.spawn(req, [&](pid_t pid) { host_.set_pid(rank, pid); }, error);
     ::close(out);
     ::close(err);
@@ -195,8 +217,13 @@ class Job {
           break;
         case HostEvent::Kind::aborted:
           if (terminating_) break;
+          // shmem_global_exit gives no message: name the PE and the status, except for 0,
+          // which is an ordinary way to end a job.
           if (!e.message.empty())
             diag("PE " + std::to_string(e.rank) + " aborted the job: " + e.message);
+          else if (e.status != 0)
+            diag("PE " + std::to_string(e.rank) + " aborted the job with status " +
+                 std::to_string(e.status));
           begin_termination(exit_status_for(e.status), SIGTERM);
           break;
       }
@@ -254,18 +281,29 @@ class Job {
     kill_at_ = Clock::now() + kKillGrace;
   }
 
+  // Whether a PE that reached the PMIx server ended without finalizing (died, killed, aborted).
+  bool some_pe_lost() const {
+    for (const PeState &pe : pes_)
+      if (pe.connected && !pe.finalized) return true;
+    return false;
+  }
+
   // Safe to call more than once; runs on every path out, including launch failures.
   void teardown() {
-    host_.stop();
+    host_.stop(some_pe_lost());
     remove_shm_segments(nspace_);
+    if (procs_.running() == 0) remove_orphan_sysv_segments(procs_.pids());
+    shm_dir_.remove();
     dir_.remove();
   }
 
   const JobConfig &config_;
   const std::string nspace_;
+  std::vector<std::string> pe_environment_;
   SignalChannel signals_;
   EventQueue events_;
-  SessionDir dir_;
+  SessionDir dir_;      // the PMIx server's files
+  SessionDir shm_dir_;  // UCX's shared-memory files
   PmixHost host_;
   ProcessGroup procs_;
   OutputForwarder output_;

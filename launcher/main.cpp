@@ -1,16 +1,20 @@
 // oshrun / shmemrun: starts the PEs of an OpenSHMEM job on this node, acting as their PMIx
 // server. See options.cpp for the command line and job.cpp for the life of a job.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 
 #include "diagnostics.hpp"
 #include "environment.hpp"
+#include "host_list.hpp"
 #include "job.hpp"
 #include "options.hpp"
 #include "program_lookup.hpp"
+#include "remote_launch.hpp"
 
 using namespace shoal::launcher;
 
@@ -29,6 +33,40 @@ void ensure_standard_fds() {
     }
 }
 
+// --host / --hostfile: hosts that are all this machine only bound -np (without -np the job
+// takes every slot, as with mpirun); any other host hands the job to a launcher that reaches
+// it (remote_launch.hpp). Returns -1 to run the job here, else oshrun's exit status.
+int place_on_hosts(Options &options) {
+  std::vector<HostEntry> hosts = options.host_entries;
+  std::string source = "--host " + options.host;
+  if (!options.hostfile.empty()) {
+    HostfileResult read = read_hostfile(options.hostfile, usable_cpus());
+    if (!read.error.empty()) {
+      diag(read.error);
+      return 2;
+    }
+    hosts = std::move(read.hosts);
+    source = "hostfile '" + options.hostfile + "'";
+  }
+  const ThisHost me = ThisHost::probe();
+  std::vector<std::string> others;
+  for (const HostEntry &h : hosts)
+    if (!me.is(h.name) && std::find(others.begin(), others.end(), h.name) == others.end())
+      others.push_back(h.name);
+  if (!others.empty()) return hand_over_job(options, others);
+
+  const int slots = total_slots(hosts, kMaxPes);
+  if (!options.np_given) {
+    options.np = slots;
+  } else if (options.np > slots && !options.oversubscribe) {
+    diag("-np " + std::to_string(options.np) + " is more than the " + std::to_string(slots) +
+         " slots of " + source + "; ask for at most " + std::to_string(slots) +
+         " PEs, or add --oversubscribe");
+    return 2;
+  }
+  return -1;
+}
+
 int run(int argc, char **argv) {
   const ParseResult parsed = parse_options(argc, argv);
   switch (parsed.action) {
@@ -43,6 +81,10 @@ int run(int argc, char **argv) {
 
   JobConfig config;
   config.options = parsed.options;
+  if (config.options.hosts_given()) {
+    const int status = place_on_hosts(config.options);
+    if (status >= 0) return status;
+  }
   config.environment = build_pe_environment(config.options.exports);
 
   // Checked once, here, before any PE exists: a typo gives one message, not N failing PEs.
@@ -54,6 +96,10 @@ int run(int argc, char **argv) {
     return found.exit_status();
   }
   config.program_path = found.path;
+  // Whatever oshrun creates (its session directory, and PMIx's stores and rendezvous files,
+  // which PMIx's threads make at any time) is for this user only. The PEs get the caller's
+  // umask back.
+  config.pe_umask = ::umask(077);
   return run_job(config);
 }
 

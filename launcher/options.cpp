@@ -12,9 +12,6 @@
 namespace shoal::launcher {
 namespace {
 
-// Largest job we accept: far beyond one node, but keeps rank arithmetic and fd counts sane.
-constexpr int kMaxPes = 65536;
-
 bool is_one_of(std::string_view s, std::initializer_list<std::string_view> names) {
   for (auto n : names)
     if (s == n) return true;
@@ -81,6 +78,22 @@ ParseResult parse_options(int argc, char **argv) {
         return fail("invalid number of PEs '" + std::string(*v) + "' (expected 1.." +
                     std::to_string(kMaxPes) + ")");
       opt.np = *n;
+      opt.np_given = true;
+    } else if (is_one_of(name, {"--host", "-host", "-H"})) {
+      const auto v = take_value();
+      if (!v) return fail("option '" + std::string(name) + "' needs a list of hosts");
+      if (std::string why = parse_host_option(*v, opt.host_entries); !why.empty())
+        return fail(why);
+      opt.host += (opt.host.empty() ? "" : ",") + std::string(*v);
+    } else if (is_one_of(name, {"--hostfile", "-hostfile", "--machinefile", "-machinefile"})) {
+      const auto v = take_value();
+      if (!v || v->empty()) return fail("option '" + std::string(name) + "' needs a file name");
+      if (!opt.hostfile.empty()) return fail("only one --hostfile may be given");
+      opt.hostfile = *v;
+    } else if (is_one_of(name, {"--launcher", "-launcher"})) {
+      const auto v = take_value();
+      if (!v || v->empty()) return fail("option '--launcher' needs the path of a launcher");
+      opt.launcher = *v;
     } else if (arg == "-x" || arg == "--x") {
       if (i + 1 >= argc) return fail("option '-x' needs VAR or VAR=value");
       const std::string_view v = argv[++i];
@@ -101,14 +114,18 @@ ParseResult parse_options(int argc, char **argv) {
     } else if (!inline_value && is_one_of(arg, {"--version", "-V"})) {
       result.action = ParseAction::version;
       return result;
-    } else if (!inline_value &&
-               is_one_of(arg, {"--allow-run-as-root", "-allow-run-as-root", "--oversubscribe",
-                               "-oversubscribe"})) {
-      // Open MPI habits: Shoal never refuses root and never limits PEs to cores.
+    } else if (!inline_value && is_one_of(arg, {"--oversubscribe", "-oversubscribe"})) {
+      opt.oversubscribe = true;
+    } else if (!inline_value && is_one_of(arg, {"--quiet", "-quiet", "-q"})) {
+      opt.quiet = true;
+    } else if (!inline_value && is_one_of(arg, {"--allow-run-as-root", "-allow-run-as-root"})) {
+      // An Open MPI habit: oshrun never refuses root (and passes this on when root).
     } else {
       return fail("unknown option '" + std::string(arg) + "'");
     }
   }
+  if (!opt.host.empty() && !opt.hostfile.empty())
+    return fail("give either --host or --hostfile, not both");
   if (i >= argc) return fail("no program to run");
   for (; i < argc; ++i) opt.program.emplace_back(argv[i]);
   return result;
@@ -121,17 +138,30 @@ std::string usage_text() {
          "Starts the PEs of an OpenSHMEM job on this node, each a PMIx client of " + p + ".\n"
          "\n"
          "Options:\n"
-         "  -np, -n, --np N    number of PEs to start (default 1)\n"
+         "  -np, -n, --np N    number of PEs to start (default 1; with hosts, one per slot)\n"
          "  -x VAR             pass the current value of VAR to the PEs\n"
          "  -x VAR=value       set VAR to value in the PEs' environment\n"
          "  --tag-output       prefix every line of PE output with \"[PE n] \"\n"
          "  --bind-to core|none|auto\n"
          "                     core: bind PE k to the k-th usable CPU (round robin); none: do not\n"
          "                     bind; auto (default): core when PEs do not outnumber CPUs\n"
+         "  -H, --host H1[:N],H2[:N],...\n"
+         "                     the hosts of the job, N slots (PEs) each (default 1)\n"
+         "  --hostfile FILE    the hosts of the job, one \"name [slots=N]\" per line (default:\n"
+         "                     as many slots as CPUs); also --machinefile\n"
+         "  --oversubscribe    allow more PEs than the hosts have slots\n"
+         "  --launcher PATH    the launcher for hosts other than this one (default: prterun,\n"
+         "                     else Open MPI's mpirun, found in PATH)\n"
+         "  -q, --quiet        do not print the command a job is handed over with\n"
          "  --help             show this help and exit\n"
          "  --version          show the version and exit\n"
-         "  --allow-run-as-root, --oversubscribe\n"
-         "                     accepted for Open MPI compatibility; no effect\n"
+         "  --allow-run-as-root\n"
+         "                     accepted for Open MPI compatibility\n"
+         "\n"
+         "With hosts that are all this machine (localhost, its name or addresses) " + p + "\n"
+         "starts the PEs itself, -np at most the slots (all of them without -np). With any\n"
+         "other host it hands the job to prterun or mpirun with the same PEs, hosts, -x\n"
+         "variables and SMA_*, SHMEM_* and UCX_* variables, and prints that command.\n"
          "\n"
          "Exit status: 0 if every PE exits 0; otherwise the status of the first PE that failed\n"
          "(128+N if it was killed by signal N), or the status given to shmem_global_exit.\n";

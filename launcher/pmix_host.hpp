@@ -31,8 +31,10 @@ class PmixHost {
   // Records the pid of PE `rank`; must happen before the PE can run (see process_group.hpp).
   void set_pid(int rank, pid_t pid);
 
-  // Deregisters the namespace and finalizes the server; idempotent.
-  void stop();
+  // Deregisters the namespace and finalizes the server; idempotent. `clients_lost`: some PE
+  // ended without PMIx_Finalize (it died, was killed or aborted), perhaps inside a fence; the
+  // server is then not finalized (see pmix_host.cpp) and oshrun must exit soon after.
+  void stop(bool clients_lost = false);
 
   // Upcall plumbing (used by the C callbacks in pmix_host.cpp only).
   bool owns(const char *nspace, unsigned rank) const;

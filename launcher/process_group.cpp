@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,6 +22,24 @@ namespace {
 
 void child_write(const char *s) {
   [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, s, std::strlen(s));
+}
+
+// Why execve failed, without strerror (not async-signal-safe). The program was found and is
+// executable (checked before anything was forked), so what remains is mostly a file the kernel
+// cannot run, or a script whose interpreter is missing.
+const char *exec_error_text(int err, const char *path) {
+  switch (err) {
+    case ENOENT:
+      return ::access(path, F_OK) == 0 ? "its interpreter or a library it needs was not found"
+                                       : "No such file or directory";
+    case ENOEXEC: return "Exec format error (not a program this machine can run)";
+    case EACCES: return "Permission denied";
+    case ETXTBSY: return "Text file busy";
+    case ENOMEM: return "Cannot allocate memory";
+    case E2BIG: return "Argument list too long";
+    case ELIBBAD: return "Accessing a corrupted shared library";
+    default: return "unexpected error";
+  }
 }
 
 void close_fds_from(int first) {
@@ -48,6 +67,7 @@ void close_fds_from(int first) {
   // PMIx's sockets and every other descriptor of oshrun stay out of the PE.
   close_fds_from(3);
   signals.restore_in_child();
+  ::umask(req.umask);
   if (req.cpu >= 0) {
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -57,13 +77,11 @@ void close_fds_from(int first) {
 
   ::execve(req.path, req.argv, req.envp);
   const int err = errno;
-  // The program was checked before anything was forked, so this is a rare race; report it
-  // without strerror (not async-signal-safe).
   child_write("oshrun: exec of '");
   child_write(req.path);
-  child_write(err == ENOENT ? "' failed: No such file or directory\n"
-                            : err == EACCES ? "' failed: Permission denied\n"
-                                            : "' failed\n");
+  child_write("' failed: ");
+  child_write(exec_error_text(err, req.path));
+  child_write("\n");
   ::_exit(err == ENOENT ? 127 : 126);
 }
 
@@ -103,6 +121,12 @@ void ProcessGroup::signal_all(int sig) {
     if (pe.reaped) continue;
     if (::kill(-pe.pid, sig) != 0 && errno == ESRCH) ::kill(pe.pid, sig);
   }
+}
+
+std::vector<pid_t> ProcessGroup::pids() const {
+  std::vector<pid_t> out;
+  for (const Pe &pe : pes_) out.push_back(pe.pid);
+  return out;
 }
 
 std::vector<PeExit> ProcessGroup::reap() {

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <sys/file.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,7 +12,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <algorithm>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <vector>
 
 namespace shoal::launcher {
@@ -50,6 +54,14 @@ bool SessionDir::create(std::string &error) {
   if (const char *t = std::getenv("TMPDIR"); t && *t && std::strlen(t) <= kMaxBaseLength)
     bases.emplace_back(t);
   bases.emplace_back("/tmp");
+  return create_under(bases, error);
+}
+
+bool SessionDir::create_in(const std::string &base, std::string &error) {
+  return create_under({base}, error);
+}
+
+bool SessionDir::create_under(const std::vector<std::string> &bases, std::string &error) {
   int last_errno = 0;
   for (const std::string &base : bases) {
     std::string templ = base + (base.back() == '/' ? "" : "/") + "oshrun." +
@@ -63,7 +75,8 @@ bool SessionDir::create(std::string &error) {
     }
     last_errno = errno;
   }
-  error = std::string("cannot create a temporary directory: ") + std::strerror(last_errno);
+  error = "cannot create a temporary directory in " + bases.back() + ": " +
+          std::strerror(last_errno);
   return false;
 }
 
@@ -117,12 +130,54 @@ int remove_shm_segments(const std::string &nspace) {
   DIR *dir = ::opendir("/dev/shm");
   if (!dir) return 0;
   std::vector<std::string> doomed;
-  while (const dirent *e = ::readdir(dir))
-    if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) == 0) doomed.emplace_back(e->d_name);
+  while (const dirent *e = ::readdir(dir)) {
+    if (std::strncmp(e->d_name, prefix.c_str(), prefix.size()) != 0) continue;
+    // Only our own files: a name taken by another user (which makes our PEs fail rather than
+    // use it) is not ours to delete, even when oshrun runs as root.
+    struct stat st {};
+    if (::fstatat(::dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+        st.st_uid == ::geteuid())
+      doomed.emplace_back(e->d_name);
+  }
   ::closedir(dir);
   int removed = 0;
   for (const std::string &name : doomed)
     if (::unlink(("/dev/shm/" + name).c_str()) == 0) ++removed;
+  return removed;
+}
+
+int remove_orphan_sysv_segments(const std::vector<pid_t> &creators) {
+  if (creators.empty()) return 0;
+  std::ifstream table("/proc/sysvipc/shm");
+  std::string line;
+  if (!std::getline(table, line)) return 0;
+  // Columns by name: the header gives their order.
+  std::vector<std::string> names;
+  std::istringstream header(line);
+  for (std::string name; header >> name;) names.push_back(name);
+  auto column = [&](const char *name) {
+    const auto it = std::find(names.begin(), names.end(), name);
+    return it == names.end() ? -1 : static_cast<int>(it - names.begin());
+  };
+  const int id_col = column("shmid"), perms_col = column("perms"), cpid_col = column("cpid"),
+            nattch_col = column("nattch"), uid_col = column("uid");
+  if (id_col < 0 || perms_col < 0 || cpid_col < 0 || nattch_col < 0 || uid_col < 0) return 0;
+  const std::set<pid_t> ours(creators.begin(), creators.end());
+  int removed = 0;
+  while (std::getline(table, line)) {
+    std::istringstream row(line);
+    std::vector<std::string> cell;
+    for (std::string x; row >> x;) cell.push_back(x);
+    if (cell.size() < names.size()) continue;
+    std::vector<long long> v;
+    for (std::size_t i = 0; i < cell.size(); ++i)  // perms is octal, everything else decimal
+      v.push_back(std::strtoll(cell[i].c_str(), nullptr, static_cast<int>(i) == perms_col ? 8 : 10));
+    const bool marked_for_removal = (v[perms_col] & SHM_DEST) != 0;
+    if (ours.count(static_cast<pid_t>(v[cpid_col])) && v[nattch_col] == 0 && !marked_for_removal &&
+        v[uid_col] == static_cast<long long>(::geteuid()) &&
+        ::shmctl(static_cast<int>(v[id_col]), IPC_RMID, nullptr) == 0)
+      ++removed;
+  }
   return removed;
 }
 

@@ -1,76 +1,11 @@
 #!/usr/bin/env bash
 # Scenario tests of oshrun with real processes. One scenario per invocation:
 #   OSHRUN=... PROBE=... launcher_tests.sh <scenario> [args]
-# Every run of oshrun is also checked for leftovers: its session directory under $TMPDIR and
-# /dev/shm/shoal-oshrun-<pid>-* files must be gone when it exits.
-set -u
-ulimit -c 0  # PEs killed by SIGSEGV must not spend seconds writing cores
-
-: "${OSHRUN:?set OSHRUN to the oshrun binary}"
+# The PEs are pmix_probe, a plain PMIx client without the Shoal library (shoal_job_tests.sh
+# runs real Shoal programs). launcher_lib.sh checks every run for leftovers.
+# shellcheck source=tests/launcher/launcher_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/launcher_lib.sh"
 : "${PROBE:?set PROBE to the pmix_probe binary}"
-
-WORK=$(mktemp -d /tmp/oshrun-test.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
-export TMPDIR=$WORK/tmp  # oshrun's session directory must appear (and vanish) here only
-mkdir "$TMPDIR"
-OUT=$WORK/out
-ERR=$WORK/err
-# Unique text in the probes' arguments, to find any of them left running.
-MARK=mark-$$-$RANDOM
-
-fail() {
-  echo "FAIL: $*" >&2
-  echo "--- stdout of oshrun:" >&2
-  head -n 50 "$OUT" >&2 2>/dev/null
-  echo "--- stderr of oshrun:" >&2
-  head -n 50 "$ERR" >&2 2>/dev/null
-  exit 1
-}
-
-now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
-
-check_clean() {
-  local left
-  left=$(ls -A "$TMPDIR" | grep -vxF -e "${KEEP:-}")
-  [ -z "$left" ] || fail "left in TMPDIR: $left"
-  left=$(compgen -G "/dev/shm/shoal-oshrun-$OSH_PID-*")
-  [ -z "$left" ] || fail "left in /dev/shm: $left"
-  if pgrep -f -- "$MARK" >/dev/null; then
-    fail "PEs still running after oshrun exited: $(pgrep -a -f -- "$MARK")"
-  fi
-}
-
-# Sets OSH_PID, RC and MS (duration). Input from $IN (default /dev/null).
-run_oshrun() {
-  local start
-  start=$(now_ms)
-  "$OSHRUN" "$@" <"${IN:-/dev/null}" >"$OUT" 2>"$ERR" &
-  OSH_PID=$!
-  wait "$OSH_PID"
-  RC=$?
-  MS=$(( $(now_ms) - start ))
-  check_clean
-}
-
-# Starts oshrun in the background (SIG_DFL for INT, which bash would make it ignore) and
-# waits until `n` probes printed "ready" (give them out=ready).
-start_oshrun() {
-  local n=$1
-  shift
-  env --default-signal=INT "$OSHRUN" "$@" </dev/null >"$OUT" 2>"$ERR" &
-  OSH_PID=$!
-  for _ in $(seq 300); do
-    [ "$(grep -c '^ready$' "$OUT")" -ge "$n" ] && return 0
-    sleep 0.1
-  done
-  fail "the probes did not all start"
-}
-
-expect_rc() { [ "$RC" -eq "$1" ] || fail "exit status $RC, expected $1"; }
-expect_out() { grep -Eq -- "$1" "$OUT" || fail "stdout lacks /$1/"; }
-expect_err() { grep -Eq -- "$1" "$ERR" || fail "stderr lacks /$1/"; }
-expect_no_err() { ! grep -Eq -- "$1" "$ERR" || fail "stderr has /$1/"; }
-expect_faster() { [ "$MS" -lt "$1" ] || fail "took ${MS} ms, expected under $1 ms"; }
 
 # The probe's fake library segment (made by PE $1) proves oshrun removed a file of its own
 # namespace. Made by the PE that fails, as the others may be ended before they get to it.
@@ -145,12 +80,7 @@ not_pmix)  # Programs that never talk to PMIx are fine when they exit 0.
 signal)  # A signal to oshrun reaches every PE; oshrun exits 128+signal.
   sig=$2
   start_oshrun 3 -np 3 "$PROBE" out="$MARK" on=0 shm on=all out=ready sleep=60
-  start=$(now_ms)
-  kill -s "$sig" "$OSH_PID"
-  wait "$OSH_PID"
-  RC=$?
-  MS=$(( $(now_ms) - start ))
-  check_clean
+  signal_oshrun "$sig"
   expect_rc $((128 + $(kill -l "$sig")))
   expect_shm_made 0
   expect_faster 10000
@@ -158,12 +88,7 @@ signal)  # A signal to oshrun reaches every PE; oshrun exits 128+signal.
 
 sigkill_escalation)  # A PE that ignores SIGTERM is killed about 2 s later.
   start_oshrun 2 -np 2 "$PROBE" out="$MARK" on=1 ignoreterm on=all out=ready sleep=60
-  start=$(now_ms)
-  kill -TERM "$OSH_PID"
-  wait "$OSH_PID"
-  RC=$?
-  MS=$(( $(now_ms) - start ))
-  check_clean
+  signal_oshrun TERM
   expect_rc 143
   [ "$MS" -ge 1500 ] || fail "PE killed after ${MS} ms, before the grace period"
   expect_faster 10000
@@ -239,12 +164,28 @@ bad_program)  # Checked before forking: message and shell-like status.
   expect_err "^oshrun: cannot run '$WORK/noexec': Permission denied\$"
   run_oshrun "$WORK"
   expect_rc 126
+  expect_err "^oshrun: cannot run '$WORK': Is a directory\$"
+  run_oshrun ""
+  expect_rc 127
+  expect_err "^oshrun: cannot run '': No such file or directory\$"
+  # Found and executable, but the kernel cannot run it: each PE says why, and the job fails.
+  printf '#!/nonexistent/shoal-interpreter\n' >"$WORK/badinterp"
+  chmod 755 "$WORK/badinterp"
+  run_oshrun -np 2 "$WORK/badinterp"
+  expect_rc 127
+  expect_err "^oshrun: exec of '$WORK/badinterp' failed: its interpreter or a library it needs was not found\$"
+  expect_err "^oshrun: PE [01] \(pid [0-9]+\) exited with status 127\$"
+  printf '\177ELF-not-really' >"$WORK/badelf"
+  chmod 755 "$WORK/badelf"
+  run_oshrun -np 2 "$WORK/badelf"
+  expect_rc 126
+  expect_err "^oshrun: exec of '$WORK/badelf' failed: Exec format error \(not a program this machine can run\)\$"
   ;;
 
 stale_sweep)  # What a SIGKILLed oshrun left is removed by the next one; a live job's is not.
   stale=$TMPDIR/oshrun.999999.abcdef   # pids above pid_max: never a real process
   live=$TMPDIR/oshrun.999998.abcdef
-  trap 'kill $holder 2>/dev/null; rm -rf "$WORK" /dev/shm/shoal-oshrun-99999[89]-x' EXIT
+  trap 'end_jobs; kill $holder 2>/dev/null; rm -rf "$WORK" /dev/shm/shoal-oshrun-99999[89]-x' EXIT
   mkdir -m 700 "$stale" "$live"
   touch "$stale/rendezvous" /dev/shm/shoal-oshrun-999999-x /dev/shm/shoal-oshrun-999998-x
   touch -d '5 minutes ago' "$stale" "$live"
@@ -258,6 +199,17 @@ stale_sweep)  # What a SIGKILLed oshrun left is removed by the next one; a live 
   [ ! -e /dev/shm/shoal-oshrun-999999-x ] || fail "stale segment not removed"
   [ -d "$live" ] || fail "live session directory removed"
   [ -e /dev/shm/shoal-oshrun-999998-x ] || fail "live job's segment removed"
+  ;;
+
+sysv_orphans)  # System V segments the PEs made and never attached are removed with the job.
+  run_oshrun -np 2 ipcmk -M 4096
+  expect_rc 0
+  ids=$(sed -n 's/^Shared memory id: \([0-9]*\)$/\1/p' "$OUT")
+  [ "$(wc -w <<<"$ids")" -eq 2 ] || fail "ipcmk did not make a segment in each PE"
+  for id in $ids; do
+    ! ipcs -m | awk -v id="$id" '$2 == id {found = 1} END {exit !found}' ||
+      fail "segment $id outlived the job"
+  done
   ;;
 
 cli)  # --help, --version, shmemrun, bad usage, ignored Open MPI options, "--".
@@ -276,8 +228,24 @@ cli)  # --help, --version, shmemrun, bad usage, ignored Open MPI options, "--".
   expect_err '^Usage: '
   run_oshrun -np 2
   expect_rc 2
-  run_oshrun -np 0 true
+  expect_err "^oshrun: no program to run\$"
+  for bad in 0 -3 abc 2x 65537; do
+    run_oshrun -np "$bad" true
+    expect_rc 2
+    expect_err "^oshrun: invalid number of PEs '$bad' \(expected 1\.\.65536\)\$"
+  done
+  run_oshrun -np
   expect_rc 2
+  expect_err "^oshrun: option '-np' needs a number of PEs\$"
+  run_oshrun -x
+  expect_rc 2
+  expect_err "^oshrun: option '-x' needs VAR or VAR=value\$"
+  run_oshrun -x 1BAD=v true
+  expect_rc 2
+  expect_err "^oshrun: invalid environment variable name in '-x 1BAD=v'\$"
+  run_oshrun --bind-to socket true
+  expect_rc 2
+  expect_err "^oshrun: option '--bind-to' needs core, none or auto\$"
   run_oshrun -n 3 true
   expect_rc 0
   run_oshrun --allow-run-as-root --oversubscribe --np=2 -- sh -c 'echo "args: $*"' sh -np 5 -x

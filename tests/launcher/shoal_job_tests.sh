@@ -1,0 +1,233 @@
+#!/usr/bin/env bash
+# Scenario tests of oshrun running real Shoal programs (failing_pe.c): failing PEs, signals,
+# many and concurrent jobs, and the ownership and lifetime of a job's shared memory. One
+# scenario per invocation:
+#   OSHRUN=... FAILING_PE=... shoal_job_tests.sh <scenario> [args]
+# launcher_lib.sh checks every run for leftovers (files, shared memory, processes).
+# shellcheck source=tests/launcher/launcher_lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/launcher_lib.sh"
+: "${FAILING_PE:?set FAILING_PE to the failing_pe binary}"
+
+# "A few seconds": the longest a job may take to end after a PE failed or oshrun was signalled.
+LIMIT_MS=5000
+
+# Checks the job ended within LIMIT_MS of the moment the failing PE announced.
+expect_prompt_end() {
+  local failed_at
+  failed_at=$(sed -n 's/^pe [0-9]* fails at \([0-9]*\)$/\1/p' "$OUT" | head -n 1)
+  [ -n "$failed_at" ] || fail "the failing PE did not announce its failure"
+  (( END_MS - failed_at < LIMIT_MS )) ||
+    fail "the job ended $(( END_MS - failed_at )) ms after the failure, expected under $LIMIT_MS"
+}
+
+# oshrun's verdict: exactly one line of its own, matching $1 (the first cause; the PEs it ended
+# afterwards are not reported).
+expect_verdict() {
+  expect_err "^oshrun: $1\$"
+  [ "$(grep -c '^oshrun: ' "$ERR")" -eq 1 ] || fail "more than one line from oshrun"
+}
+
+# The job's heap segments are in JOB_SHM, so the leftover check covers them.
+expect_heaps_noted() {
+  local np=$1 k
+  for ((k = 0; k < np; k++)); do
+    printf '%s\n' "${JOB_SHM[@]}" | grep -qx "/dev/shm/shoal-oshrun-$OSH_PID-$k" ||
+      fail "the PEs do not map the heap of PE $k: ${JOB_SHM[*]}"
+  done
+}
+
+# "ok K of N tag T" from every PE and nothing wrong.
+expect_exchange_ok() {
+  local np=$1 tag=$2 k
+  expect_no_out '^BAD'
+  for ((k = 0; k < np; k++)); do
+    [ "$(grep -c "^ok $k of $np tag $tag\$" "$OUT")" -eq 1 ] || fail "no single ok line of PE $k"
+  done
+  [ "$(grep -c '^ok ' "$OUT")" -eq "$np" ] || fail "wrong number of ok lines"
+}
+
+case "${1:-}" in
+die)  # PE np/2 fails while the others wait in a barrier: prompt end, verdict, status.
+  how=$2 np=$3
+  victim=$(( np / 2 ))
+  who="PE $victim \\(pid [0-9]+\\)"
+  case $how in
+    segv) rc=139 verdict="$who was killed by signal 11 \\(Segmentation fault\\)" ;;
+    abort) rc=134 verdict="$who was killed by signal 6 \\(Aborted\\)" ;;
+    sigkill) rc=137 verdict="$who was killed by signal 9 \\(Killed\\)" ;;
+    exit3) rc=3 verdict="$who exited with status 3" ;;
+    exit5) rc=5 verdict="$who exited with status 5" ;;
+    exit0 | return) rc=1 verdict="$who exited without calling shmem_finalize" ;;
+    *) fail "unknown way to fail '$how'" ;;
+  esac
+  run_oshrun -np "$np" "$FAILING_PE" die "$how" "$victim" "$MARK"
+  expect_rc "$rc"
+  expect_verdict "$verdict"
+  expect_out "^pe $victim fails at "
+  expect_no_out UNREACHABLE
+  expect_prompt_end
+  ;;
+
+global_exit)  # shmem_global_exit(7) while the others wait: status 7, promptly.
+  where=$2 np=$3
+  run_oshrun -np "$np" "$FAILING_PE" global_exit "$where" 1 "$MARK"
+  expect_rc 7
+  expect_verdict "PE 1 aborted the job with status 7"
+  expect_no_out UNREACHABLE
+  expect_prompt_end
+  ;;
+
+signal)  # SIGINT/SIGTERM to oshrun while the PEs wait in a barrier or compute.
+  sig=$2 where=$3 np=$4
+  before=$(ls /dev/shm)
+  start_oshrun "$np" -np "$np" "$FAILING_PE" hang "$where" "$MARK"
+  [ "$(job_pids | wc -l)" -ge "$np" ] || fail "fewer than $np PEs running"
+  note_job_memory
+  [ "${SMA_SHARED_MEMORY:-1}" = 0 ] || [ "$np" -lt 2 ] || expect_heaps_noted "$np"
+  signal_oshrun "$sig"
+  expect_rc $((128 + $(kill -l "$sig")))
+  expect_faster "$LIMIT_MS"
+  expect_no_out UNREACHABLE
+  # Nothing new in /dev/shm that bears the job's name: its heaps, its directory for UCX's files
+  # (check_clean covered what the PEs mapped; other jobs may run on this machine meanwhile).
+  new=$(comm -13 <(sort <<<"$before") <(ls /dev/shm | sort) |
+    grep -e "oshrun-$OSH_PID-" -e "oshrun\.$OSH_PID\." || true)
+  [ -z "$new" ] || fail "left in /dev/shm: $new"
+  ;;
+
+many_jobs)  # Short jobs in a row, each checking its values; nothing accumulates.
+  count=$2 np=$3
+  for ((i = 1; i <= count; i++)); do
+    run_oshrun -np "$np" "$FAILING_PE" exchange "$i" 20 "$MARK"
+    expect_rc 0
+    expect_exchange_ok "$np" "$i"
+    [ ! -s "$ERR" ] || fail "job $i: unexpected stderr"
+  done
+  ;;
+
+concurrent)  # Two jobs at once, released together, each with values of its own.
+  np=$2
+  go=$WORK/go
+  declare -A pid_of mark_of tag_of=([a]=11 [b]=22)
+  # Each job has its own TMPDIR, so that one's leftover check does not see the other's files.
+  for job in a b; do
+    MARK=mark-$job-$$-$RANDOM
+    OUT=$WORK/out.$job ERR=$WORK/err.$job TMPDIR=$WORK/tmp.$job
+    mkdir "$TMPDIR"
+    start_oshrun "$np" -np "$np" "$FAILING_PE" exchange "${tag_of[$job]}" 300 "$go" "$MARK"
+    note_job_memory
+    pid_of[$job]=$OSH_PID mark_of[$job]=$MARK
+  done
+  touch "$go"
+  for job in a b; do
+    OSH_PID=${pid_of[$job]} MARK=${mark_of[$job]} OUT=$WORK/out.$job ERR=$WORK/err.$job
+    TMPDIR=$WORK/tmp.$job
+    wait_oshrun
+    check_clean
+    expect_rc 0
+    expect_exchange_ok "$np" "${tag_of[$job]}"
+    [ ! -s "$ERR" ] || fail "job $job: unexpected stderr"
+  done
+  [ "${pid_of[a]}" != "${pid_of[b]}" ] || fail "both jobs had the same oshrun"
+  # The two exchanges overlapped in time: they really ran side by side.
+  read -r a_from a_to < <(sed -n 's/^exchanged from \([0-9]*\) to \([0-9]*\)$/\1 \2/p' "$WORK/out.a")
+  read -r b_from b_to < <(sed -n 's/^exchanged from \([0-9]*\) to \([0-9]*\)$/\1 \2/p' "$WORK/out.b")
+  (( a_from < b_to && b_from < a_to )) ||
+    fail "the exchanges did not overlap (a $a_from-$a_to, b $b_from-$b_to)"
+  ;;
+
+security)  # While the PEs run: the job's memory and files are the user's alone.
+  np=$2
+  me=$(id -u)
+  start_oshrun "$np" -np "$np" "$FAILING_PE" inspect "$WORK/go" "$MARK"
+  note_job_memory
+  expect_heaps_noted "$np"
+  # After shmem_init no name of the job is left for anyone to open.
+  left=$(compgen -G "/dev/shm/shoal-oshrun-$OSH_PID-*")
+  [ -z "$left" ] || fail "segment names still open after shmem_init: $left"
+  # Every PE maps every heap of the node; each is this user's, mode 0600 (stat through
+  # /proc/<pid>/map_files, as the names are gone).
+  for pid in $(job_pids); do
+    ranges=$(awk -v p="/dev/shm/shoal-oshrun-$OSH_PID-" \
+      'index($6, p) == 1 && !seen[$6]++ {print "/proc/'"$pid"'/map_files/" $1}' "/proc/$pid/maps")
+    [ "$(wc -l <<<"$ranges")" -eq "$np" ] || fail "pid $pid does not map all $np heaps"
+    owners_modes=$(stat -L -c '%u %a' $ranges) || fail "cannot stat the heaps mapped by pid $pid"
+    [ -z "$(grep -vx "$me 600" <<<"$owners_modes")" ] ||
+      fail "heaps mapped by pid $pid: owner and mode $owners_modes"
+  done
+  # oshrun's session directory (PMIx's stores and rendezvous files) and its directory for UCX's
+  # shared-memory files: ours, private.
+  session=$(find "$TMPDIR" -mindepth 1 -maxdepth 1)
+  [ -n "$session" ] || fail "no session directory in TMPDIR"
+  ucx_dir=$(compgen -G "/dev/shm/oshrun.$OSH_PID.*") || fail "no directory for UCX in /dev/shm"
+  while read -r uid mode type path; do
+    [ "$uid" = "$me" ] || fail "$path belongs to uid $uid"
+    case $type in
+      d) [ "$mode" = 700 ] || fail "directory $path has mode $mode" ;;
+      f) [ "$mode" = 600 ] || fail "file $path has mode $mode" ;;
+      *) (( (8#$mode & 8#077) == 0 )) || fail "$path has mode $mode" ;;
+    esac
+  done < <(find "$TMPDIR" -mindepth 1 -printf '%U %m %y %p\n'
+           find "$ucx_dir" -printf '%U %m %y %p\n')
+  # The PMIx server listens on the loopback interface only.
+  if command -v ss >/dev/null; then
+    listen=$(ss -Hltnp | grep "pid=$OSH_PID," | awk '{print $4}')
+    [ -n "$listen" ] || fail "no listening socket of oshrun found"
+    ! grep -Evq '^(127\.0\.0\.1|\[::1\]):' <<<"$listen" || fail "oshrun listens beyond loopback: $listen"
+  fi
+  touch "$WORK/go"
+  wait_oshrun
+  check_clean
+  expect_rc 0
+  for ((k = 0; k < np; k++)); do expect_out "^ok $k of $np\$"; done
+  ;;
+
+squatter)  # A segment name that is taken makes the job fail; the memory is never used.
+  # The PEs wait for $go before they exec the program, so the name can be taken first.
+  go=$WORK/go
+  "$OSHRUN" -np 2 sh -c 'while [ ! -e "$0" ]; do sleep 0.02; done; exec "$@"' "$go" \
+    "$FAILING_PE" inspect "$WORK/never" "$MARK" </dev/null >"$OUT" 2>"$ERR" &
+  started_oshrun $!
+  name=/dev/shm/shoal-oshrun-$OSH_PID-1
+  trap 'end_jobs; rm -rf "$WORK" "$name"' EXIT
+  # Once the PEs exist oshrun is past its own sweep of leftovers of its namespace.
+  for _ in $(seq 600); do [ "$(job_pids | wc -l)" -ge 2 ] && break; sleep 0.1; done
+  [ "$(job_pids | wc -l)" -ge 2 ] || fail "the PEs did not start"
+  # Another user's, where we can make one (as root); otherwise ours. Renamed into place, so
+  # that it never exists with another owner or content.
+  printf 'SQUATTER' >"$name.tmp"
+  if [ "$(id -u)" = 0 ]; then chown nobody "$name.tmp" && chmod 644 "$name.tmp"; fi
+  mv "$name.tmp" "$name"
+  start=$(now_ms)
+  touch "$go"
+  wait_oshrun
+  MS=$(( END_MS - start ))
+  expect_rc 1
+  expect_verdict "PE 1 aborted the job: cannot create the symmetric heap: shared memory $name already exists and was not made by this job; remove it if it is a leftover"
+  expect_err "error: \\[heap\\] cannot create shared memory $name: the name already exists"
+  expect_no_out '^(ready|ok)'
+  expect_faster "$LIMIT_MS"
+  if [ "$(id -u)" = 0 ]; then
+    [ "$(cat "$name" 2>/dev/null)" = SQUATTER ] || fail "another user's $name was changed or removed"
+  fi
+  rm -f "$name"
+  check_clean
+  ;;
+
+leftover)  # A same-named segment of our own from a killed oshrun with this pid is cleared.
+  # exec keeps the pid: the file has the name the job will use, made before oshrun starts.
+  bash -c 'printf stale >"/dev/shm/shoal-oshrun-$$-0"; exec "$@"' sh \
+    "$OSHRUN" -np 2 "$FAILING_PE" exchange 5 10 "$MARK" </dev/null >"$OUT" 2>"$ERR" &
+  started_oshrun $!
+  wait_oshrun
+  check_clean
+  expect_rc 0
+  expect_exchange_ok 2 5
+  ;;
+
+*)
+  echo "unknown scenario '${1:-}'" >&2
+  exit 2
+  ;;
+esac
+echo "PASS: $*"

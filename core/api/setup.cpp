@@ -7,6 +7,7 @@
 
 #include "api/export.hpp"
 #include "collectives/collectives.hpp"
+#include "ctx/context.hpp"
 #include "log/log.hpp"
 #include "runtime.hpp"
 
@@ -70,6 +71,7 @@ int initialize(int requested, int *provided) noexcept {
 void finalize() noexcept {
   std::lock_guard lock(g_setup_mutex);
   if (g_state != LibraryState::running) return;
+  ctx::destroy_all("shmem_finalize");
   coll::barrier_all("shmem_finalize");
   coll::finalize_collectives();
   g_runtime->stop();

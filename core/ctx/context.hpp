@@ -34,5 +34,8 @@ namespace shoal::ctx {
 shoal_ctx *create(long options, shoal_team *team, const char *routine) noexcept;
 // Completes the context's operations and releases it.
 void destroy(shoal_ctx *ctx, const char *routine) noexcept;
+// Destroys the contexts the program left alive (shmem_finalize), so their operations complete
+// before the final barrier and their UCX workers close before the UCX context does.
+void destroy_all(const char *routine) noexcept;
 
 }  // namespace shoal::ctx

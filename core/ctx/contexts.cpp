@@ -1,9 +1,11 @@
 #include <spdlog/fmt/fmt.h>
 
+#include <algorithm>
 #include <deque>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <vector>
 
 #include "api/export.hpp"
 #include "ctx/context.hpp"
@@ -24,6 +26,24 @@ constexpr std::size_t kKeptRetired = 256;
 std::deque<shoal_ctx *> &retired() {
   static auto *contexts = new std::deque<shoal_ctx *>;  // never freed: handles outlive exit
   return *contexts;
+}
+
+// Contexts created and not yet destroyed: shmem_finalize releases them.
+std::vector<shoal_ctx *> &live() {
+  static auto *contexts = new std::vector<shoal_ctx *>;
+  return *contexts;
+}
+
+// Completes a context's operations, gives its worker back to the pool (closed with the pool at
+// shmem_finalize) and keeps the handle among the retired ones. Called with g_pool_mutex held.
+void retire(shoal_ctx *ctx) {
+  ctx->worker = nullptr;
+  // The quiet left the worker idle and still connected: keep it for the next context.
+  if (ctx->own_worker)
+    g_runtime->spare_workers[ctx->multithreaded ? 1 : 0].push_back(std::move(ctx->own_worker));
+  auto &alive = live();
+  alive.erase(std::find(alive.begin(), alive.end(), ctx));
+  retired().push_back(ctx);
 }
 
 // A fresh context object: the oldest retired one when enough are kept, else a new one. Called
@@ -74,6 +94,7 @@ shoal_ctx *create(long options, shoal_team *team, const char *routine) noexcept 
     ctx->own_worker = std::move(worker);
     ctx->multithreaded = multithreaded;
     ctx->worker = ctx->own_worker ? ctx->own_worker.get() : &rt->worker;
+    live().push_back(ctx);
     return ctx;
   } catch (const std::exception &e) {
     SMA_LOG_ERROR("ctx", "{}: {}", routine, e.what());
@@ -88,11 +109,16 @@ void destroy(shoal_ctx *ctx, const char *routine) noexcept {
     fatal(fmt::format("{}: SHMEM_CTX_DEFAULT cannot be destroyed", routine));
   rma::quiet(ctx, routine);  // reports a context destroyed twice
   std::lock_guard lock(g_pool_mutex);
-  ctx->worker = nullptr;
-  // The quiet left the worker idle and still connected: keep it for the next context.
-  if (ctx->own_worker)
-    g_runtime->spare_workers[ctx->multithreaded ? 1 : 0].push_back(std::move(ctx->own_worker));
-  retired().push_back(ctx);
+  retire(ctx);
+}
+
+void destroy_all(const char *routine) noexcept {
+  std::lock_guard lock(g_pool_mutex);
+  while (!live().empty()) {
+    shoal_ctx *ctx = live().back();
+    rma::quiet(ctx, routine);
+    retire(ctx);
+  }
 }
 
 }  // namespace shoal::ctx

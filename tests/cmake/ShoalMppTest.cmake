@@ -22,6 +22,9 @@
 # DEFINES, NO_HARNESS).
 
 set(SHOAL_TEST_TIMEOUT 120 CACHE STRING "Default timeout (seconds) of each multi-PE test")
+# Sanitizer builds run several times slower (CMakePresets.json sets 3 for asan and tsan).
+set(SHOAL_TEST_TIMEOUT_FACTOR 1 CACHE STRING
+    "Multiplies the timeout of every run registered by shoal_add_mpp_runs")
 # The type-table tests instantiate hundreds of templates: at -O2 -g they take minutes to
 # compile on a 2-core machine, at -Og -g1 a quarter of that, and run about as fast.
 set(SHOAL_TEST_COMPILE_OPTIONS "-Og;-g1" CACHE STRING
@@ -30,6 +33,9 @@ set(SHOAL_TEST_LAUNCHER "" CACHE STRING
     "Launcher for multi-PE tests (empty: the oshrun target of this build)")
 set(SHOAL_TEST_LAUNCHER_ARGS "" CACHE STRING
     "Extra launcher arguments placed before -np (a CMake list)")
+
+# SHOAL_TEST_SANITIZER_REPORT: a sanitizer report anywhere in a run's output fails it.
+include(${CMAKE_CURRENT_LIST_DIR}/sanitizer_report.cmake)
 
 function(_shoal_test_launcher out)
   if(SHOAL_TEST_LAUNCHER)
@@ -45,6 +51,7 @@ function(shoal_add_mpp_runs)
   if(NOT A_TIMEOUT)
     set(A_TIMEOUT ${SHOAL_TEST_TIMEOUT})
   endif()
+  math(EXPR A_TIMEOUT "${A_TIMEOUT} * ${SHOAL_TEST_TIMEOUT_FACTOR}")
   _shoal_test_launcher(launcher)
 
   if(A_UCX_TOO AND NOT A_UCX_NP)
@@ -79,7 +86,8 @@ function(shoal_add_mpp_runs)
       TIMEOUT ${A_TIMEOUT}
       PROCESSORS ${np}
       ENVIRONMENT "${env}"
-      LABELS "${labels}")
+      LABELS "${labels}"
+      FAIL_REGULAR_EXPRESSION "${SHOAL_TEST_SANITIZER_REPORT}")
   endforeach()
 
   if(A_SINGLETON)
@@ -89,7 +97,8 @@ function(shoal_add_mpp_runs)
     set_tests_properties(${A_NAME}_singleton PROPERTIES
       TIMEOUT ${A_TIMEOUT}
       ENVIRONMENT "${env}"
-      LABELS "${labels}")
+      LABELS "${labels}"
+      FAIL_REGULAR_EXPRESSION "${SHOAL_TEST_SANITIZER_REPORT}")
   endif()
 endfunction()
 

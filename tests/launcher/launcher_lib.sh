@@ -109,6 +109,14 @@ wait_oshrun() {
   RC=$?
   END_MS=$(now_ms)
   reaped_oshrun "$OSH_PID"
+  expect_no_sanitizer_report
+}
+
+# A report of a sanitizer (the asan and tsan test presets) fails the scenario, even one whose
+# job is meant to fail. SANITIZER_REPORT: tests/cmake/sanitizer_report.cmake's pattern.
+expect_no_sanitizer_report() {
+  [ -z "${SANITIZER_REPORT:-}" ] || ! grep -Eq -- "$SANITIZER_REPORT" "$OUT" "$ERR" ||
+    fail "a sanitizer reported a problem (see the output)"
 }
 
 # Sets OSH_PID, RC and MS (duration). Input from $IN (default /dev/null).

@@ -10,7 +10,8 @@
 #
 #   netns_testbed.sh check                 # exit 0 if namespaces can be made, else print why
 #   netns_testbed.sh up <prefix> <N> <hostfile>   # create, and write "198.18.0.K slots=..." lines
-#   netns_testbed.sh down <prefix>         # remove every namespace of the bed (idempotent)
+#   netns_testbed.sh down <prefix>         # end what runs in the bed, remove it (idempotent)
+#   netns_testbed.sh sweep <stem>          # down every bed <stem><pid> whose pid is gone
 #   netns_testbed.sh address <K>           # the address of host K
 #   netns_testbed.sh exec <prefix> <K> <command...>  # run a command on host K
 #
@@ -48,11 +49,28 @@ check() {
 }
 
 down() {
-  local prefix=$1 ns
-  # Deleting a namespace deletes the veth ends inside it, hence their peers too.
+  local prefix=$1 ns pid
+  # Processes still inside a host (a job ended by a time limit) would keep its namespace alive;
+  # everything in a bed was started by the test that made it. Deleting a namespace deletes the
+  # veth ends inside it, hence their peers too.
   for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
-    case "$ns" in "$prefix"-h[0-9]* | "$prefix"-br) ip netns del "$ns" 2>/dev/null || true ;; esac
+    case "$ns" in
+      "$prefix"-h[0-9]*)
+        for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
+        ip netns del "$ns" 2>/dev/null || true ;;
+      "$prefix"-br) ip netns del "$ns" 2>/dev/null || true ;;
+    esac
   done
+}
+
+# Beds named <stem><pid> whose creator (pid) was killed before its own cleanup.
+sweep() {
+  local stem=$1 ns
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
+    [[ "$ns" =~ ^${stem}([0-9]+)-br$ ]] && ! kill -0 "${BASH_REMATCH[1]}" 2>/dev/null &&
+      down "${stem}${BASH_REMATCH[1]}"
+  done
+  return 0
 }
 
 up() {
@@ -91,8 +109,10 @@ case "${1:-}" in
   check) check ;;
   up) [[ $# -eq 4 ]] || die "usage: $0 up <prefix> <N> <hostfile>"; up "$2" "$3" "$4" ;;
   down) [[ $# -eq 2 ]] || die "usage: $0 down <prefix>"; down "$2" ;;
+  sweep) [[ $# -eq 2 ]] || die "usage: $0 sweep <stem>"; sweep "$2" ;;
   address) [[ $# -eq 2 ]] || die "usage: $0 address <K>"; address_of "$2" ;;
   exec) [[ $# -ge 4 ]] || die "usage: $0 exec <prefix> <K> <command...>"; shift; exec_on "$@" ;;
-  *) die "usage: $0 check | up <prefix> <N> <hostfile> | down <prefix> | address <K>" \
+  *) die "usage: $0 check | up <prefix> <N> <hostfile> | down <prefix> | sweep <stem>" \
+       "| address <K>" \
        "| exec <prefix> <K> <command...>" ;;
 esac

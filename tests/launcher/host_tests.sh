@@ -309,20 +309,8 @@ netns)  # The real thing: oshrun on host 1 hands the job to Open MPI's mpirun, P
   why=$("$netns_dir/netns_testbed.sh" check) || { echo "SKIPPED: $why"; exit $kSkip; }
 
   prefix=shoal-ht$$
-  # Beds of earlier runs killed before their cleanup (the name holds the pid).
-  for ns in $(ip netns list | awk '{print $1}'); do
-    [[ "$ns" =~ ^shoal-ht([0-9]+)-br$ ]] && ! kill -0 "${BASH_REMATCH[1]}" 2>/dev/null &&
-      "$netns_dir/netns_testbed.sh" down "shoal-ht${BASH_REMATCH[1]}"
-  done
-  remove_bed() {
-    local ns pid
-    for ns in $(ip netns list | awk '{print $1}'); do
-      [[ "$ns" == "$prefix"-h* ]] || continue
-      for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
-    done
-    "$netns_dir/netns_testbed.sh" down "$prefix"
-  }
-  trap 'remove_bed; end_jobs; rm -rf "$WORK"' EXIT
+  "$netns_dir/netns_testbed.sh" sweep shoal-ht  # beds of earlier runs killed before cleanup
+  trap '"$netns_dir/netns_testbed.sh" down "$prefix"; end_jobs; rm -rf "$WORK"' EXIT
   "$netns_dir/netns_testbed.sh" up "$prefix" 2 "$WORK/bed-hosts" || fail "could not build the bed"
   h1=$("$netns_dir/netns_testbed.sh" address 1)
   h2=$("$netns_dir/netns_testbed.sh" address 2)

@@ -64,27 +64,12 @@ command -v ip >/dev/null || skip "the ip command is missing (apt-get install ipr
 command -v unshare >/dev/null || skip "the unshare command is missing (util-linux)"
 why=$("$netns_dir/netns_testbed.sh" check) || skip "$why"
 
-# Removes the bed <prefix>. Processes still inside it (a job ended by the time limit) keep
-# its namespaces alive, so they are ended first; every one was started by this script.
-remove_bed() {
-  local ns pid
-  for ns in $(ip netns list | awk '{print $1}'); do
-    [[ "$ns" == "$1"-h* ]] || continue
-    for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
-  done
-  "$netns_dir/netns_testbed.sh" down "$1"
-}
-
-# Beds of earlier runs that were killed before their cleanup (the name holds the pid).
-for ns in $(ip netns list | awk '{print $1}'); do
-  [[ "$ns" =~ ^shoal-mh([0-9]+)-br$ ]] && ! kill -0 "${BASH_REMATCH[1]}" 2>/dev/null &&
-    remove_bed "shoal-mh${BASH_REMATCH[1]}"
-done
+"$netns_dir/netns_testbed.sh" sweep shoal-mh  # beds of earlier runs killed before cleanup
 
 export SHOAL_NETNS_PREFIX="shoal-mh$$"
 workdir=$(mktemp -d /tmp/shoal-multihost.XXXXXX)
 teardown() {
-  remove_bed "$SHOAL_NETNS_PREFIX"
+  "$netns_dir/netns_testbed.sh" down "$SHOAL_NETNS_PREFIX"
   rm -rf "$workdir"
 }
 trap teardown EXIT

@@ -154,25 +154,15 @@ parse_errors)  # Bad hosts, hostfiles and slot counts: one clear line, status 2,
   ;;
 
 local_hosts)  # Hosts that are all this machine: oshrun runs the job itself.
-  check_probe() {  # check_probe <np>: the probe's values of a job of np PEs, nothing handed over
-    local n=$1 r
-    expect_rc 0
-    for ((r = 0; r < n; r++)); do
-      [ "$(grep -c "^probe ok rank $r of $n\$" "$OUT")" -eq 1 ] || fail "no single ok line of rank $r"
-    done
-    [ "$(grep -c '^probe ok' "$OUT")" -eq "$n" ] || fail "wrong number of ok lines"
-    [ "$(grep -c "^nspace oshrun-$OSH_PID\$" "$OUT")" -eq "$n" ] || fail "not oshrun's own job"
-    [ ! -s "$ERR" ] || fail "unexpected stderr"
-  }
   # Without -np the job takes every slot, as with mpirun.
   run_oshrun --host localhost:4 "$PROBE" out="$MARK" nspace
-  check_probe 4
+  expect_probe_ok 4
   run_oshrun -np 2 --host localhost:4 "$PROBE" out="$MARK" nspace
-  check_probe 2
+  expect_probe_ok 2
   run_oshrun -H "localhost,127.0.0.1,$(hostname)" "$PROBE" out="$MARK" nspace
-  check_probe 3
+  expect_probe_ok 3
   run_oshrun -np 3 --oversubscribe --host localhost "$PROBE" out="$MARK" nspace
-  check_probe 3
+  expect_probe_ok 3
   # A hostfile naming this host in several ways, with comments, blanks and "slots = N".
   hf=$WORK/hosts
   {
@@ -187,9 +177,9 @@ local_hosts)  # Hosts that are all this machine: oshrun runs the job itself.
   want=4
   [ -n "$addr" ] && want=5
   run_oshrun --hostfile "$hf" "$PROBE" out="$MARK" nspace
-  check_probe "$want"
+  expect_probe_ok "$want"
   run_oshrun -np 2 --machinefile "$hf" "$PROBE" out="$MARK" nspace
-  check_probe 2
+  expect_probe_ok 2
   # A real Shoal program on --host localhost:4: values from puts and atomics across the PEs.
   tag=$((RANDOM + 1000))
   run_oshrun --host localhost:4 "$FAILING_PE" exchange "$tag" 10 "$MARK"

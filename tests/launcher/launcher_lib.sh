@@ -162,3 +162,16 @@ expect_err() { grep -Eq -- "$1" "$ERR" || fail "stderr lacks /$1/"; }
 expect_no_out() { ! grep -Eq -- "$1" "$OUT" || fail "stdout has /$1/"; }
 expect_no_err() { ! grep -Eq -- "$1" "$ERR" || fail "stderr has /$1/"; }
 expect_faster() { [ "$MS" -lt "$1" ] || fail "took ${MS} ms, expected under $1 ms"; }
+
+# A pmix_probe job of $1 ranks (run with "nspace") ended well: one ok line per rank, each in
+# oshrun's own namespace, nothing on stderr.
+expect_probe_ok() {
+  local n=$1 r
+  expect_rc 0
+  for ((r = 0; r < n; r++)); do
+    [ "$(grep -c "^probe ok rank $r of $n\$" "$OUT")" -eq 1 ] || fail "no single ok line of rank $r"
+  done
+  [ "$(grep -c '^probe ok' "$OUT")" -eq "$n" ] || fail "wrong number of ok lines"
+  [ "$(grep -c "^nspace oshrun-$OSH_PID\$" "$OUT")" -eq "$n" ] || fail "namespace is not oshrun-<pid>"
+  [ ! -s "$ERR" ] || fail "unexpected stderr"
+}

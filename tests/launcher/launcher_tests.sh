@@ -15,14 +15,8 @@ case "${1:-}" in
 values)  # Job values and the Put/Fence/Get exchange at -np N.
   n=$2
   run_oshrun -np "$n" "$PROBE" out="$MARK" nspace on=0 shm
-  expect_rc 0
-  for ((r = 0; r < n; r++)); do
-    [ "$(grep -c "^probe ok rank $r of $n\$" "$OUT")" -eq 1 ] || fail "no single ok line of rank $r"
-  done
-  [ "$(grep -c '^probe ok' "$OUT")" -eq "$n" ] || fail "wrong number of ok lines"
-  [ "$(grep -c "^nspace oshrun-$OSH_PID\$" "$OUT")" -eq "$n" ] || fail "namespace is not oshrun-<pid>"
+  expect_probe_ok "$n"
   expect_shm_made 0
-  [ ! -s "$ERR" ] || fail "unexpected stderr"
   ;;
 
 exit_status)  # The first failing PE's status; the others (sleeping) are ended at once.

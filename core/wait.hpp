@@ -1,5 +1,5 @@
 // Waiting for a condition that another PE will make true: keep UCX progressing (the transfer we
-// wait for may need it), and give the core away while nothing happens, because with more PEs
+// wait for may need it, and so may other PEs' operations on this PE: see InboundLease), and give the core away while nothing happens, because with more PEs
 // than cores the PE we wait for may be waiting for this core.
 //
 // Three stages: spin briefly (the answer is usually a few hundred nanoseconds away when every
@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include "transport/progress_thread.hpp"
 #include "transport/ucx_worker.hpp"
 
 namespace shoal {
@@ -68,8 +69,9 @@ void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
     }
   }
   Backoff backoff;
+  ucx::InboundLease inbound;  // serve other PEs' operations on this PE while waiting
   while (!done()) {
-    if (worker.progress() != 0) backoff.reset();
+    if (worker.progress() + inbound.progress() != 0) backoff.reset();
     else backoff.idle();
   }
 }

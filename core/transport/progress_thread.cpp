@@ -11,6 +11,9 @@
 
 namespace shoal::ucx {
 
+std::atomic<ProgressThread *> ProgressThread::running_{nullptr};
+thread_local bool InboundLease::held_here_ = false;
+
 Status ProgressThread::start(UcxWorker &worker) {
   worker_ = &worker;
   wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -20,6 +23,7 @@ Status ProgressThread::start(UcxWorker &worker) {
   }
   try {
     thread_ = std::thread([this] { run(); });
+    running_.store(this, std::memory_order_release);
   } catch (const std::system_error &e) {
     SMA_LOG_ERROR("ucx", "cannot start the progress thread: {}", e.what());
     return Status::io_error;
@@ -30,10 +34,15 @@ Status ProgressThread::start(UcxWorker &worker) {
 void ProgressThread::run() noexcept {
   const int worker_fd = worker_->event_fd();
   for (;;) {
-    while (worker_->progress() != 0) {
+    ucs_status_t armed;
+    {
+      // Blocks while an application thread waiting inside the library drives the worker.
+      std::lock_guard drive(drive_);
+      while (worker_->progress() != 0) {
+      }
+      // Arm the worker; if events arrived meanwhile it says busy and we progress again.
+      armed = worker_->arm();
     }
-    // Arm the worker; if events arrived meanwhile it says busy and we progress again.
-    const ucs_status_t armed = worker_->arm();
     if (armed == UCS_ERR_BUSY) continue;
     if (armed != UCS_OK) {
       SMA_LOG_ERROR("ucx", "ucp_worker_arm failed: {}; progress thread stops",
@@ -50,6 +59,8 @@ void ProgressThread::run() noexcept {
 }
 
 void ProgressThread::stop() noexcept {
+  ProgressThread *self = this;
+  running_.compare_exchange_strong(self, nullptr, std::memory_order_acq_rel);
   if (thread_.joinable()) {
     const uint64_t one = 1;
     if (write(wake_fd_, &one, sizeof one) != sizeof one)

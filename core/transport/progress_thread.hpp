@@ -1,10 +1,19 @@
 // Target-side progress. Transports that emulate RMA or atomics in software (TCP between hosts,
 // atomics on memory UCX did not allocate) complete an operation only when the *target*
-// progresses its worker. Every PE therefore receives remote operations on a worker of its own
-// that a background thread drives: it sleeps on the worker's event descriptor while nothing
-// arrives, so it costs no CPU when idle, and a PE busy computing still serves its peers.
+// progresses its worker. Every PE therefore receives remote operations on a worker of its own,
+// driven by whoever is free to:
+//   * while an application thread waits inside the library (quiet, wait_until, a barrier, a
+//     blocking get or AMO) it drives the receiving worker itself, in the same loop as its own
+//     worker: an operation that arrives meanwhile is served at once, without waking a thread;
+//   * otherwise (the PE computes) a background thread serves it. It sleeps on the worker's event
+//     descriptor while nothing arrives, so it costs no CPU when idle.
+// One mutex says who drives: the thread holds it only while it progresses and arms the worker,
+// never while it sleeps; a waiting application thread holds it for its whole wait, so the thread,
+// woken by an arrival, blocks on the mutex instead of competing for the worker and the core.
 #pragma once
 
+#include <atomic>
+#include <mutex>
 #include <thread>
 
 #include "status.hpp"
@@ -22,12 +31,50 @@ class ProgressThread {
   Status start(UcxWorker &worker);
   void stop() noexcept;
 
+  // The progress thread of this process while one runs, otherwise null.
+  static ProgressThread *running() noexcept { return running_.load(std::memory_order_acquire); }
+
  private:
+  friend class InboundLease;
   void run() noexcept;
 
   UcxWorker *worker_ = nullptr;
   int wake_fd_ = -1;  // eventfd written by stop()
+  std::mutex drive_;  // held by whoever progresses the receiving worker
   std::thread thread_;
+  static std::atomic<ProgressThread *> running_;
+};
+
+// Held by an application thread for the length of one wait inside the library: progress()
+// also drives the receiving worker once this thread has it (it tries again on every call while
+// the progress thread holds it). Nested waits on one thread share the outer lease.
+class InboundLease {
+ public:
+  InboundLease() noexcept = default;
+  InboundLease(const InboundLease &) = delete;
+  InboundLease &operator=(const InboundLease &) = delete;
+  ~InboundLease() {
+    if (owner_) {
+      owner_->drive_.unlock();
+      held_here_ = false;
+    }
+  }
+  // Progresses the receiving worker if this thread may; returns the events handled.
+  unsigned progress() noexcept {
+    if (owner_ == nullptr) {
+      ProgressThread *p = ProgressThread::running();
+      if (p == nullptr) return 0;
+      if (held_here_) return p->worker_->progress();  // an outer wait on this thread has it
+      if (!p->drive_.try_lock()) return 0;
+      owner_ = p;
+      held_here_ = true;
+    }
+    return owner_->worker_->progress();
+  }
+
+ private:
+  ProgressThread *owner_ = nullptr;
+  static thread_local bool held_here_;
 };
 
 }  // namespace shoal::ucx

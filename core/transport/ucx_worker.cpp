@@ -2,6 +2,8 @@
 
 #include "wait.hpp"
 
+#include "transport/progress_thread.hpp"
+
 #include "log/log.hpp"
 
 namespace shoal::ucx {
@@ -53,8 +55,9 @@ Status UcxWorker::wait(ucs_status_ptr_t request, const char *what) noexcept {
   if (UCS_PTR_IS_ERR(request)) return from_ucs(UCS_PTR_STATUS(request), what);
   ucs_status_t status;
   Backoff backoff;  // the PE (or progress thread) we wait for may need this core
+  InboundLease inbound;  // serve other PEs' operations on this PE while waiting
   while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS) {
-    if (progress() != 0) backoff.reset();
+    if (progress() + inbound.progress() != 0) backoff.reset();
     else backoff.idle();
   }
   ucp_request_free(request);

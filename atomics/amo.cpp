@@ -32,21 +32,29 @@ template <typename Word>
 void ucx_execute(shoal_ctx *ctx, Op op, const rma::Target &t, Word value, Word compare, int pe,
                  Word *result, const char *routine) noexcept {
   Word operand = op == Op::fetch ? Word{0} : (op == Op::compare_swap ? compare : value);
-  Word reply = op == Op::compare_swap ? value : Word{0};  // CSWAP takes the new value here
-  // Every AMO, fetching or not, asks for the old value and waits for it. Without a reply UCX
-  // 1.13 reports a software-executed AMO complete while it still sits in the sender's queue
-  // (when the target's receive FIFO is full), and ucp_worker_flush does not wait for it: a
-  // quiet would then not complete the add. The reply proves the target performed it.
+  ucx::UcxWorker &worker = *ctx->worker;
+  // Every AMO, fetching or not, asks for the old value. Without a reply UCX 1.13 reports a
+  // software-executed AMO complete while it still sits in the sender's queue (when the target's
+  // receive FIFO is full), and ucp_worker_flush does not wait for it: a quiet would then not
+  // complete the add. The reply proves the target performed it. A fetching AMO waits for it; a
+  // non-fetching one leaves its request (and the word its reply lands in) to the next quiet,
+  // which waits for every request: no round trip per add.
+  const bool fetching = result != nullptr;
+  Word fetched = op == Op::compare_swap ? value : Word{0};  // CSWAP takes the new value here
+  std::uint64_t *reply_word = fetching ? nullptr : worker.reply_word();
+  Word *reply = fetching ? &fetched : reinterpret_cast<Word *>(reply_word);
+  if (!fetching) *reply = fetched;
   ucp_request_param_t param{};
   param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
   param.datatype = ucp_dt_make_contig(sizeof(Word));
-  param.reply_buffer = &reply;
+  param.reply_buffer = reply;
   ctx->ucx_pending.store(true, std::memory_order_relaxed);
-  ucs_status_ptr_t request = ucp_atomic_op_nbx(ctx->worker->ep(pe), ucx_opcode(op), &operand, 1,
-                                               t.remote, ctx->worker->rkey(pe, t.segment), &param);
-  if (ctx->worker->wait(request, routine) != Status::ok)
+  ucs_status_ptr_t request = ucp_atomic_op_nbx(worker.ep(pe), ucx_opcode(op), &operand, 1,
+                                               t.remote, worker.rkey(pe, t.segment), &param);
+  const Status s = fetching ? worker.wait(request, routine) : worker.track(request, routine, reply_word);
+  if (s != Status::ok)
     fatal(fmt::format("{}: the atomic operation on PE {} failed in UCX", routine, pe));
-  if (result) *result = reply;
+  if (fetching) *result = fetched;
 }
 
 }  // namespace

@@ -52,10 +52,12 @@ bool Runtime::start(int requested_thread_level, std::string &error) {
   const bool multithreaded = thread_level == kThreadMultiple;
   if (ucx.init(n_pes) != Status::ok)
     return fail(error, "cannot start: UCX initialization failed (see the message above)");
-  if (worker.init(ucx, multithreaded, n_pes) != Status::ok)
+  using Threads = ucx::UcxWorker::Threads;
+  if (worker.init(ucx, multithreaded ? Threads::multiple : Threads::single, n_pes) != Status::ok)
     return fail(error, "cannot start: creating the UCX worker failed");
-  // Only the progress thread touches the receiving worker, so it needs no locking.
-  if (config.progress_thread && (target_worker.init(ucx, false, n_pes) != Status::ok ||
+  // The progress thread and waiting application threads take turns on the receiving worker
+  // (see InboundLease): serialized, never at once.
+  if (config.progress_thread && (target_worker.init(ucx, Threads::serialized, n_pes) != Status::ok ||
                                  progress.start(target_worker) != Status::ok))
     return fail(error, "cannot start: creating the progress thread's worker failed");
   if (!setup_memory(error) || !exchange_and_connect(error)) return false;
@@ -174,11 +176,20 @@ void Runtime::stop(bool peers_alive) {
   shoal_ctx_default.worker = nullptr;
   team::reset_predefined();
   for (auto &pool : spare_workers) pool.clear();  // closes them
-  worker.close();
-  // Peers may still be closing endpoints towards our receiving worker: wait for all of them
-  // before its progress thread stops.
-  if (bootstrap && config.progress_thread && peers_alive) (void)bootstrap->fence();
+  worker.close_endpoints();
+  // Peers may still be closing endpoints towards our receiving worker, and each close needs
+  // that worker progressed until it completes: keep serving it until every PE is done (the
+  // progress thread serves it while it runs; without one, the fence drives it). Destroying it
+  // earlier resets the peers' connections ("Connection reset by remote peer" across hosts).
+  if (bootstrap && peers_alive) {
+    if (config.progress_thread)
+      (void)bootstrap->fence();
+    else
+      (void)bootstrap->fence_progressing(
+          [](void *w) { static_cast<ucx::UcxWorker *>(w)->progress(); }, &worker);
+  }
   progress.stop();
+  worker.close();
   target_worker.close();
   for (auto &region : regions) ucx.unmap(region);
   for (auto &segment : peer_heaps) segment.release();

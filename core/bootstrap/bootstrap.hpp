@@ -29,6 +29,10 @@ class Bootstrap {
   virtual Status put(std::string_view key, const void *data, std::size_t size) = 0;
   // Commits what was put and waits for every PE to do the same.
   virtual Status fence() = 0;
+  // A fence that calls `progress` until every PE has entered it: for the end of a job, when a
+  // peer may still need this PE's UCX worker to complete what it closes (fence() would block
+  // without serving it).
+  virtual Status fence_progressing(void (*progress)(void *), void *arg) = 0;
   // Reads the value another PE published under key (after a fence).
   virtual Status get(int pe, std::string_view key, std::vector<std::byte> &out) = 0;
   // Ends the whole job with this exit code; the launcher ends every PE.

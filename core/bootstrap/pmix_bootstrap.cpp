@@ -2,8 +2,10 @@
 // (PMIX_JOB_SIZE, PMIX_LOCAL_PEERS), and the exchange of connection data through PMIx_Put /
 // PMIx_Commit / PMIx_Fence / PMIx_Get, with a full or a direct modex.
 #include <pmix.h>
+#include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -69,6 +71,26 @@ class PmixBootstrap final : public Bootstrap {
     const Status s = from_pmix(PMIx_Fence(&all, 1, &info, 1), "PMIx_Fence");
     PMIX_INFO_DESTRUCT(&info);
     return s;
+  }
+
+  Status fence_progressing(void (*progress)(void *), void *arg) override {
+    struct Outcome {
+      std::atomic<bool> done{false};
+      pmix_status_t status = PMIX_SUCCESS;
+    } outcome;
+    pmix_proc_t all;
+    PMIX_LOAD_PROCID(&all, self_.nspace, PMIX_RANK_WILDCARD);
+    auto on_done = [](pmix_status_t status, void *cbdata) {
+      auto *o = static_cast<Outcome *>(cbdata);
+      o->status = status;
+      o->done.store(true, std::memory_order_release);
+    };
+    SMA_TRY(from_pmix(PMIx_Fence_nb(&all, 1, nullptr, 0, on_done, &outcome), "PMIx_Fence_nb"));
+    while (!outcome.done.load(std::memory_order_acquire)) {
+      progress(arg);
+      sched_yield();  // PMIx's own thread delivers the callback; leave it the core
+    }
+    return from_pmix(outcome.status, "PMIx_Fence_nb");
   }
 
   Status get(int pe, std::string_view key, std::vector<std::byte> &out) override {

@@ -23,6 +23,7 @@ class SingleBootstrap final : public Bootstrap {
     return Status::ok;
   }
   Status fence() override { return Status::ok; }
+  Status fence_progressing(void (*)(void *), void *) override { return Status::ok; }
   Status get(int, std::string_view key, std::vector<std::byte> &out) override {
     auto it = values_.find(std::string(key));
     if (it == values_.end()) return Status::invalid_param;

@@ -80,8 +80,10 @@ shoal_ctx *create(long options, shoal_team *team, const char *routine) noexcept 
         worker = std::move(pool.back());
         pool.pop_back();
       } else {
+        using Threads = ucx::UcxWorker::Threads;
         worker = std::make_unique<ucx::UcxWorker>();
-        if (worker->init(rt->ucx, multithreaded, rt->n_pes) != Status::ok ||
+        const Threads threads = multithreaded ? Threads::multiple : Threads::single;
+        if (worker->init(rt->ucx, threads, rt->n_pes) != Status::ok ||
             rt->connect_worker(*worker) != Status::ok) {
           SMA_LOG_ERROR("ctx", "{}: cannot create the context's UCX worker", routine);
           return nullptr;

@@ -8,11 +8,13 @@
 
 namespace shoal::ucx {
 
-Status UcxWorker::init(UcxContext &context, bool multithreaded, int n_pes) {
+Status UcxWorker::init(UcxContext &context, Threads threads, int n_pes) {
   ucp_worker_params_t params{};
   params.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
-  params.thread_mode = multithreaded ? UCS_THREAD_MODE_MULTI : UCS_THREAD_MODE_SINGLE;
-  thread_safe_ = multithreaded;
+  params.thread_mode = threads == Threads::multiple     ? UCS_THREAD_MODE_MULTI
+                       : threads == Threads::serialized ? UCS_THREAD_MODE_SERIALIZED
+                                                        : UCS_THREAD_MODE_SINGLE;
+  thread_safe_ = threads == Threads::multiple;
   SMA_TRY(from_ucs(ucp_worker_create(context.handle(), &params, &worker_), "ucp_worker_create"));
   peers_.assign(static_cast<std::size_t>(n_pes), Peer{});
   return Status::ok;
@@ -64,31 +66,54 @@ Status UcxWorker::wait(ucs_status_ptr_t request, const char *what) noexcept {
   return from_ucs(status, what);
 }
 
-Status UcxWorker::track(ucs_status_ptr_t request, const char *what) noexcept {
-  if (request == nullptr) return Status::ok;
-  if (UCS_PTR_IS_ERR(request)) return from_ucs(UCS_PTR_STATUS(request), what);
+Status UcxWorker::track(ucs_status_ptr_t request, const char *what,
+                        std::uint64_t *reply) noexcept {
+  if (request == nullptr || UCS_PTR_IS_ERR(request)) {
+    if (reply) release_reply(reply);
+    return request == nullptr ? Status::ok : from_ucs(UCS_PTR_STATUS(request), what);
+  }
   std::unique_lock lock(in_flight_mutex_, std::defer_lock);
   if (thread_safe_) lock.lock();
   // A program may issue many nonblocking operations between quiets: keep the list short.
   if (in_flight_.size() >= kReapThreshold)
     if (Status s = reap_completed(); s != Status::ok) {
-      ucp_request_free(request);
+      in_flight_.push_back({request, reply});  // still in flight: the next flush waits for it
       return s;
     }
-  in_flight_.push_back(request);
+  in_flight_.push_back({request, reply});
   return Status::ok;
+}
+
+std::uint64_t *UcxWorker::reply_word() {
+  std::unique_lock lock(in_flight_mutex_, std::defer_lock);
+  if (thread_safe_) lock.lock();
+  if (free_replies_.empty()) {
+    std::uint64_t *word = &reply_words_.emplace_back(0);
+    free_replies_.reserve(reply_words_.size());  // so that giving a word back never allocates
+    return word;
+  }
+  std::uint64_t *word = free_replies_.back();
+  free_replies_.pop_back();
+  return word;
+}
+
+void UcxWorker::release_reply(std::uint64_t *word) noexcept {
+  std::unique_lock lock(in_flight_mutex_, std::defer_lock);
+  if (thread_safe_) lock.lock();
+  free_replies_.push_back(word);  // never grows past reply_words_, reserved in reply_word()
 }
 
 Status UcxWorker::reap_completed() noexcept {
   Status result = Status::ok;
   std::size_t kept = 0;
-  for (ucs_status_ptr_t request : in_flight_) {
-    const ucs_status_t status = ucp_request_check_status(request);
+  for (const InFlight &op : in_flight_) {
+    const ucs_status_t status = ucp_request_check_status(op.request);
     if (status == UCS_INPROGRESS) {
-      in_flight_[kept++] = request;
+      in_flight_[kept++] = op;
       continue;
     }
-    ucp_request_free(request);
+    ucp_request_free(op.request);
+    if (op.reply) free_replies_.push_back(op.reply);
     if (status != UCS_OK && result == Status::ok) result = from_ucs(status, "a nonblocking transfer");
   }
   in_flight_.resize(kept);
@@ -96,16 +121,18 @@ Status UcxWorker::reap_completed() noexcept {
 }
 
 Status UcxWorker::wait_in_flight() noexcept {
-  std::vector<ucs_status_ptr_t> requests;
+  std::vector<InFlight> ops;
   {
     std::unique_lock lock(in_flight_mutex_, std::defer_lock);
     if (thread_safe_) lock.lock();
-    requests.swap(in_flight_);
+    ops.swap(in_flight_);
   }
   Status result = Status::ok;
-  for (ucs_status_ptr_t request : requests)
-    if (Status s = wait(request, "a nonblocking transfer"); s != Status::ok && result == Status::ok)
+  for (const InFlight &op : ops) {
+    if (Status s = wait(op.request, "a nonblocking operation"); s != Status::ok && result == Status::ok)
       result = s;
+    if (op.reply) release_reply(op.reply);
+  }
   return result;
 }
 
@@ -118,7 +145,7 @@ Status UcxWorker::flush() noexcept {
 
 Status UcxWorker::fence() noexcept { return from_ucs(ucp_worker_fence(worker_), "ucp_worker_fence"); }
 
-void UcxWorker::close() noexcept {
+void UcxWorker::close_endpoints() noexcept {
   if (!worker_) return;
   if (wait_in_flight() != Status::ok)
     SMA_LOG_WARN("ucx", "a nonblocking transfer failed while closing a worker");
@@ -127,14 +154,20 @@ void UcxWorker::close() noexcept {
       if (rkey) ucp_rkey_destroy(rkey);
     peer.rkeys.clear();
     if (peer.ep) {
-      // Flush mode: every PE closes after the finalize barrier, so nothing is in flight and
-      // no peer is needed to complete it (force mode would need peer error handling).
+      // Flush mode: every PE closes after the finalize barrier, so nothing but the close itself
+      // is in flight; the peer completes it while it progresses its receiving worker (force
+      // mode would need peer error handling).
       ucp_request_param_t param{};
       if (wait(ucp_ep_close_nbx(peer.ep, &param), "ucp_ep_close_nbx") != Status::ok)
         SMA_LOG_WARN("ucx", "closing an endpoint failed; continuing");
       peer.ep = nullptr;
     }
   }
+}
+
+void UcxWorker::close() noexcept {
+  if (!worker_) return;
+  close_endpoints();
   ucp_worker_destroy(worker_);
   worker_ = nullptr;
 }

@@ -5,6 +5,8 @@
 #include <ucp/api/ucp.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <deque>
 #include <mutex>
 #include <span>
 #include <vector>
@@ -21,7 +23,10 @@ class UcxWorker {
   UcxWorker &operator=(const UcxWorker &) = delete;
   ~UcxWorker() { close(); }
 
-  Status init(UcxContext &context, bool multithreaded, int n_pes);
+  // How threads use the worker: one thread only; several, one at a time (the caller
+  // serializes them, as the receiving worker's lease does); several at once.
+  enum class Threads { single, serialized, multiple };
+  Status init(UcxContext &context, Threads threads, int n_pes);
   bool thread_safe() const noexcept { return thread_safe_; }
   Status address(std::vector<std::byte> &out) const;
 
@@ -42,14 +47,23 @@ class UcxWorker {
   // ucp_worker_flush_nbx alone is not enough: UCX 1.13's shared-memory transport can report a
   // worker flushed while operations still sit in an endpoint's pending queue (seen with several
   // workers sending to one receiver), so every request handle is waited for first.
-  Status track(ucs_status_ptr_t request, const char *what) noexcept;
+  // `reply`, from reply_word(), is where a nonblocking AMO's reply lands: it goes back to the
+  // pool when the request completes.
+  Status track(ucs_status_ptr_t request, const char *what,
+               std::uint64_t *reply = nullptr) noexcept;
+  // A word for the reply of a nonblocking AMO, valid until the request tracked with it
+  // completes; release_reply() returns it when the operation completed at once or failed.
+  std::uint64_t *reply_word();
+  void release_reply(std::uint64_t *word) noexcept;
   // Completes every operation issued on this worker (remote completion).
   Status flush() noexcept;
   // Orders operations issued before against those issued after.
   Status fence() noexcept;
 
-  // Closes every endpoint without waiting for peers (they are quiesced by a barrier first)
-  // and destroys the worker.
+  // Closes every endpoint (flush mode: each peer's receiving worker must be progressed until
+  // the close completes) and releases the remote keys; the worker stays, still progressable.
+  void close_endpoints() noexcept;
+  // close_endpoints(), then destroys the worker.
   void close() noexcept;
 
  private:
@@ -61,8 +75,15 @@ class UcxWorker {
   bool thread_safe_ = false;
   static constexpr std::size_t kReapThreshold = 1024;
   std::vector<Peer> peers_;
-  // Requests handed out by track(); guarded by in_flight_mutex_ on thread-safe workers.
-  std::vector<ucs_status_ptr_t> in_flight_;
+  // Requests handed out by track(), with their reply words; guarded by in_flight_mutex_ on
+  // thread-safe workers, as are the reply words.
+  struct InFlight {
+    ucs_status_ptr_t request;
+    std::uint64_t *reply;
+  };
+  std::vector<InFlight> in_flight_;
+  std::deque<std::uint64_t> reply_words_;  // a deque: growing it moves no word
+  std::vector<std::uint64_t *> free_replies_;
   std::mutex in_flight_mutex_;
   // Releases the requests that have completed; returns the first failure among them.
   Status reap_completed() noexcept;

@@ -66,7 +66,15 @@ void Channel::write_counter(std::uint64_t *counter_here, std::uint64_t value, in
     // Two writes of one counter (grants in a row) must not overtake each other in UCX.
     if (shoal_ctx_default.worker->fence() != Status::ok)
       fatal(fmt::format("{}: ordering a collective's signal failed in UCX", routine_));
+    // A counter needs no remote completion of its own: the fence before the next one orders
+    // them, and the peer waits for it anyway. So it leaves the context's "handed to UCX" mark
+    // as it was, and the next notify() flushes only when data went through UCX meanwhile
+    // (otherwise every step of a collective would pay a round trip for the previous counter).
+    // Completion still comes at the next flush of the worker (a quiet, finalize).
+    const bool data_pending = shoal_ctx_default.ucx_pending.load(std::memory_order_relaxed);
     rma::put(&shoal_ctx_default, counter_here, &value, sizeof value, pe, routine_);
+    if (!data_pending && !shoal_ctx_default.worker->thread_safe())
+      shoal_ctx_default.ucx_pending.store(false, std::memory_order_relaxed);
   }
 }
 

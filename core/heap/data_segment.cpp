@@ -1,5 +1,7 @@
 #include "heap/data_segment.hpp"
 
+#include <spdlog/fmt/fmt.h>
+
 #include <link.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -62,7 +64,7 @@ bool plain_private_memory(std::uintptr_t lo, std::uintptr_t hi, std::string &why
     const std::uintptr_t end = std::stoull(range.substr(dash + 1), nullptr, 16);
     if (end <= covered) continue;
     if (start > covered) {
-      why = "nothing is mapped at " + std::to_string(covered) + " (decimal)";
+      why = fmt::format("nothing is mapped at {:#x}", covered);
       return false;
     }
     if (perms != "rw-p" || path == "[heap]") {

@@ -3,12 +3,12 @@
 // swap of float and double are bit copies), so there are two real implementations per path.
 //
 // The atomicity rule. An AMO is atomic only against AMOs executed the same way on the same
-// object. Targets mapped into this process (this PE's memory, the heap of a PE on this node)
-// use CPU atomic instructions; every other target goes through UCX, which on the transports
-// Debian's UCX offers here (shared memory, TCP) executes the operation in software at the
-// target, with the same CPU atomic instructions. So on-node CPU atomics and UCX atomics are
-// atomic against each other. A PE's AMO on itself never goes through UCX: UCX 1.13's loopback
-// loses fetching and/or/xor aimed at the caller.
+// object. Targets mapped into this process (this PE's memory, the heap or globals of a PE on
+// this node) use CPU atomic instructions; every other target goes through UCX, which on the
+// transports Debian's UCX offers here (shared memory, TCP) executes the operation in software
+// at the target, with the same CPU atomic instructions. So on-node CPU atomics and UCX atomics
+// are atomic against each other. A PE's AMO on itself never goes through UCX: UCX 1.13's
+// loopback loses fetching and/or/xor aimed at the caller.
 #pragma once
 
 #include <cstdint>
@@ -63,13 +63,14 @@ extern template void execute_full<std::uint64_t>(shoal_ctx *, Op, void *, std::u
                                                  const char *) noexcept;
 
 // The operation on raw words. Inlined into every API entry point, where `op` is a constant: an
-// aligned target in the mapped heap of a PE on this node is one CPU atomic instruction. The
-// nonblocking forms complete at once too (their result may be written before the next quiet).
+// aligned target in the mapped heap or globals of a PE on this node is one CPU atomic
+// instruction. The nonblocking forms complete at once too (their result may be written before
+// the next quiet).
 template <typename Word>
 inline void execute(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe,
                     Word *result, const char *routine) noexcept {
   if (reinterpret_cast<std::uintptr_t>(dest) % sizeof(Word) == 0) [[likely]] {
-    if (std::byte *target = rma::mapped_heap(ctx, dest, sizeof(Word), pe)) [[likely]] {
+    if (std::byte *target = rma::mapped_memory(ctx, dest, sizeof(Word), pe)) [[likely]] {
       const Word old = cpu_execute(op, reinterpret_cast<Word *>(target), value, compare);
       if (result) *result = old;
       return;

@@ -54,8 +54,9 @@ struct Args {
   // element size; collect: everything gathered (set by the dispatcher).
   std::size_t message_bytes = 0;
   // Every team PE's symmetric heap is mapped here (one node, shared memory on) and dest and
-  // source, where given, lie in the symmetric heap: the algorithm may load from and store to
-  // any member's dest, source and scratch through Channel::mapped(). Same on every PE.
+  // source, where given, lie in the symmetric heap or in globals every member shares: the
+  // algorithm may load from and store to any member's dest, source and scratch through
+  // Channel::mapped(). Same on every PE.
   bool direct = false;
 
   std::size_t bytes() const noexcept { return nelems * elem_size; }

@@ -25,10 +25,7 @@ Slot &Channel::slot() const noexcept { return team_.channel_slot(); }
 int Channel::slot_index(int pe) const noexcept { return team_.slot_index(pe); }
 
 std::byte *Channel::mapped(const void *symmetric, int peer) const noexcept {
-  const Runtime &rt = *g_runtime;
-  const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(symmetric) - rt.heap_base;
-  std::byte *heap = rt.peers[static_cast<std::size_t>(world_pe(peer))].heap_mapped;
-  return offset < rt.heap_size && heap ? heap + offset : nullptr;
+  return rma::mapped_memory(&shoal_ctx_default, symmetric, 0, world_pe(peer));
 }
 
 void Channel::put(void *dest, const void *source, std::size_t bytes, int peer) noexcept {

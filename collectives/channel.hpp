@@ -40,9 +40,9 @@ class Channel {
   std::byte *scratch() const noexcept;
   std::size_t scratch_bytes() const noexcept;
 
-  // Where the symmetric heap object `symmetric` of team PE `peer` is mapped in this process
-  // (loads and stores reach that PE's memory), or null when it is not: the peer is on another
-  // node, shared memory is off, or the address is not in the symmetric heap.
+  // Where the symmetric object `symmetric` (heap or globals) of team PE `peer` is mapped in
+  // this process (loads and stores reach that PE's memory), or null when it is not: the peer
+  // is on another node, shared memory is off, or the address is not in mapped memory.
   std::byte *mapped(const void *symmetric, int peer) const noexcept;
 
   // The team's slot and the index of team PE `pe` in its per-PE arrays, for on-node algorithms

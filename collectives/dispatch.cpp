@@ -73,21 +73,39 @@ bool in_heap(const void *p) noexcept {
   return reinterpret_cast<std::uintptr_t>(p) - g_runtime->heap_base < g_runtime->heap_size;
 }
 
-// Whether every member of the team has its heap mapped here (worked out once per team).
-bool heaps_mapped(shoal_team &team) noexcept {
-  if (team.heaps_mapped < 0) {
+// In the part of the data segment that the PEs of a node map (globals after RELRO).
+bool in_shared_globals(const void *p) noexcept {
+  const Runtime &rt = *g_runtime;
+  return reinterpret_cast<std::uintptr_t>(p) - rt.data_base - rt.data_shared_offset <
+         rt.data_size - rt.data_shared_offset;
+}
+
+// Whether every member of the team has its heap (globals: the shared part of its data
+// segment) mapped here; worked out once per team.
+bool all_mapped(shoal_team &team, bool globals) noexcept {
+  signed char &known = globals ? team.globals_mapped : team.heaps_mapped;
+  if (known < 0) {
     bool all = true;
-    for (const int pe : team.members)
-      all = all && g_runtime->peers[static_cast<std::size_t>(pe)].heap_mapped != nullptr;
-    team.heaps_mapped = all ? 1 : 0;
+    for (const int pe : team.members) {
+      const PeerView &peer = g_runtime->peers[static_cast<std::size_t>(pe)];
+      all = all && (globals ? peer.data_shared : peer.heap_mapped != nullptr);
+    }
+    known = all ? 1 : 0;
   }
-  return team.heaps_mapped == 1;
+  return known == 1;
+}
+
+// Whether symmetric buffer p (or none) can be read and written directly at every member.
+bool mapped_at_all(shoal_team &team, const void *p) noexcept {
+  if (p == nullptr) return true;
+  if (in_heap(p)) return true;
+  return in_shared_globals(p) && all_mapped(team, true);
 }
 
 void run(Collective c, shoal_team &team, Args &args, const char *routine) noexcept {
   Channel channel(team, routine);
-  args.direct = heaps_mapped(team) && (args.dest == nullptr || in_heap(args.dest)) &&
-                (args.source == nullptr || in_heap(args.source));
+  args.direct = all_mapped(team, false) && mapped_at_all(team, args.dest) &&
+                mapped_at_all(team, args.source);
   const Algorithm &algorithm = select(c, team.n_pes, args);
   SMA_LOG_DEBUG("coll", "{}: {} on {} PEs, {} bytes: {}", routine, collective_name(c), team.n_pes,
                 args.message_bytes, algorithm.name);

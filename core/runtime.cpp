@@ -21,6 +21,8 @@ constexpr int kThreadMultiple = 3;  // SHMEM_THREAD_MULTIPLE
 struct SegmentInfo {
   std::uint64_t base[kSegmentCount];
   std::uint64_t size[kSegmentCount];
+  std::uint64_t data_shared_offset;  // where the shared part of the data segment starts
+  std::uint64_t data_shared;         // 1 if it is in shared memory for the node's PEs to map
 };
 
 std::size_t page_round(std::size_t n) {
@@ -95,6 +97,15 @@ bool Runtime::setup_memory(std::string &error) {
   data = heap::find_data_segment();
   data_base = reinterpret_cast<std::uintptr_t>(data.base);
   data_size = data.size;
+  data_shared_offset = data.shareable_offset;
+  // Before UCX registers it: the pages it would register are replaced. A layout that cannot be
+  // shared leaves the globals of this PE to UCX (the debug log says why).
+  if (shared && data_size > data_shared_offset) {
+    const std::string data_name = heap::data_segment_name(bootstrap->job_name(), my_pe);
+    if (heap::share_data_segment(data, data_name, data_memory) != Status::ok)
+      SMA_LOG_DEBUG("heap", "globals of pe {} stay private: other PEs of the node reach them "
+                            "through UCX", my_pe);
+  }
 
   if (ucx.map(heap_memory.base(), heap_size, regions[kHeapSegment]) != Status::ok)
     return fail(error, "cannot register the symmetric heap with UCX");
@@ -108,7 +119,10 @@ bool Runtime::exchange_and_connect(std::string &error) {
   std::vector<std::byte> address;
   ucx::UcxWorker &receiver = config.progress_thread ? target_worker : worker;
   if (receiver.address(address) != Status::ok) return fail(error, "cannot read the UCX worker address");
-  const SegmentInfo mine{{heap_base, data_base}, {heap_size, data_size}};
+  const SegmentInfo mine{{heap_base, data_base},
+                         {heap_size, data_size},
+                         data_shared_offset,
+                         data_memory.base() != nullptr ? 1u : 0u};
   if (b.put("shoal.addr", address.data(), address.size()) != Status::ok ||
       b.put("shoal.seg", &mine, sizeof mine) != Status::ok ||
       b.put("shoal.rkey0", regions[kHeapSegment].packed_rkey.data(),
@@ -121,9 +135,12 @@ bool Runtime::exchange_and_connect(std::string &error) {
   const bool shared = config.shared_memory && b.local_peers().size() > 1;
   peers.assign(static_cast<std::size_t>(n_pes), PeerView{});
   peer_heaps.resize(static_cast<std::size_t>(n_pes));
+  peer_data.resize(static_cast<std::size_t>(n_pes));
   peer_addresses.assign(static_cast<std::size_t>(n_pes), {});
   peer_rkeys.assign(static_cast<std::size_t>(n_pes), {});
-  peers[my_pe] = PeerView{heap_memory.base(), {heap_base, data_base}};
+  // This PE's own globals are always "mapped" (the fast path; resolve covers RELRO data).
+  peers[my_pe] = PeerView{heap_memory.base(), data.base + data_shared_offset,
+                          data_memory.base() != nullptr, {heap_base, data_base}};
   for (int pe = 0; pe < n_pes; ++pe) {
     if (pe == my_pe) continue;
     std::vector<std::byte> peer_address, seg_bytes;
@@ -151,6 +168,19 @@ bool Runtime::exchange_and_connect(std::string &error) {
       if (peer_heaps[pe].attach(heap::segment_name(b.job_name(), pe), heap_size) != Status::ok)
         return fail(error, "cannot map the symmetric heap of PE " + std::to_string(pe));
       peers[pe].heap_mapped = peer_heaps[pe].base();
+      // Its globals, if it could move them into shared memory; otherwise UCX reaches them.
+      const std::size_t shared_bytes = data_size - data_shared_offset;
+      if (theirs.data_shared == 1 && theirs.data_shared_offset == data_shared_offset) {
+        if (peer_data[pe].attach(heap::data_segment_name(b.job_name(), pe), shared_bytes) !=
+            Status::ok)
+          return fail(error, "cannot map the data segment of PE " + std::to_string(pe));
+        peers[pe].data_mapped = peer_data[pe].base();
+        peers[pe].data_shared = true;
+      } else {
+        SMA_LOG_DEBUG("heap", "globals of pe {} are not in shared memory: reached through UCX "
+                              "(shared {}, offset {}, here {})",
+                      pe, theirs.data_shared, theirs.data_shared_offset, data_shared_offset);
+      }
     }
   }
   if (connect_worker(worker) != Status::ok)
@@ -158,6 +188,7 @@ bool Runtime::exchange_and_connect(std::string &error) {
   // Once every PE has mapped the heaps of its neighbours, the names are no longer needed.
   if (b.fence() != Status::ok) return fail(error, "PMIx fence failed");
   heap_memory.unlink();
+  data_memory.unlink();
   return true;
 }
 
@@ -193,6 +224,8 @@ void Runtime::stop(bool peers_alive) {
   target_worker.close();
   for (auto &region : regions) ucx.unmap(region);
   for (auto &segment : peer_heaps) segment.release();
+  for (auto &segment : peer_data) segment.release();
+  data_memory.release();  // keeps the mapping: the program's globals live in it
   heap_memory.release();
   if (bootstrap) (void)bootstrap->finalize();
 }

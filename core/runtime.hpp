@@ -24,6 +24,11 @@ enum Segment : int { kHeapSegment = 0, kDataSegment = 1, kSegmentCount = 2 };
 // What this PE knows of another PE's symmetric memory.
 struct PeerView {
   std::byte *heap_mapped = nullptr;            // our mapping of its heap (same node), or null
+  // Our mapping of its data segment from Runtime::data_shared_offset on (same node), or null.
+  std::byte *data_mapped = nullptr;
+  // Its globals are in shared memory and mapped here (for this PE: its own are shared). Unlike
+  // data_mapped, which is also set for this PE, every PE of the node sees the same value.
+  bool data_shared = false;
   std::uintptr_t base[kSegmentCount] = {0, 0};  // where that PE has each segment
 };
 
@@ -45,6 +50,9 @@ class Runtime {
   std::uintptr_t heap_base = 0, heap_size = 0;
   std::byte *library_area = nullptr;
   std::uintptr_t data_base = 0, data_size = 0;
+  // Where the part of the data segment that PEs of a node map starts (after RELRO); the same
+  // in every PE, which runs the same program.
+  std::uintptr_t data_shared_offset = 0;
   std::vector<PeerView> peers;
 
   // Connects a worker's endpoints to every other PE and unpacks their memory keys (the
@@ -57,8 +65,10 @@ class Runtime {
   ucx::UcxContext ucx;
   heap::SharedSegment heap_memory;
   heap::DataSegment data;
+  heap::SharedSegment data_memory;  // the data segment moved into shared memory, if it was
   ucx::MemRegion regions[kSegmentCount];
   std::vector<heap::SharedSegment> peer_heaps;  // mappings of the heaps of PEs on this node
+  std::vector<heap::SharedSegment> peer_data;   // ... and of their data segments
   ucx::UcxWorker worker;                        // the default context's worker
   ucx::UcxWorker target_worker;  // receives other PEs' operations; driven by `progress`
   ucx::ProgressThread progress;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -28,6 +29,10 @@ Status map_fd(int fd, std::size_t size, std::byte *&base, const std::string &nam
 
 std::string segment_name(const std::string &job_name, int pe) {
   return "/shoal-" + job_name + "-" + std::to_string(pe);
+}
+
+std::string data_segment_name(const std::string &job_name, int pe) {
+  return segment_name(job_name, pe) + "-data";
 }
 
 Status SharedSegment::create(const std::string &name, std::size_t size) {
@@ -105,6 +110,22 @@ Status SharedSegment::attach(const std::string &name, std::size_t size) {
   return s;
 }
 
+Status SharedSegment::move_to(std::byte *where) noexcept {
+  // The system call itself: UCX's memory hooks (UCM) replace mremap with a four-argument
+  // version that drops `where` (UCX 1.13 returns null and moves nothing where asked).
+  const long r = syscall(SYS_mremap, base_, size_, size_, MREMAP_MAYMOVE | MREMAP_FIXED, where);
+  void *p = reinterpret_cast<void *>(r);
+  if (r < 0 && r > -4096) errno = static_cast<int>(-r);
+  if (p != where) {
+    SMA_LOG_DEBUG("heap", "moving shared memory /dev/shm{} to {} failed: {}", name_,
+                  static_cast<void *>(where), std::strerror(errno));
+    return Status::io_error;
+  }
+  base_ = static_cast<std::byte *>(p);
+  keep_mapping_ = true;
+  return Status::ok;
+}
+
 void SharedSegment::unlink() noexcept {
   if (!name_.empty()) {
     shm_unlink(name_.c_str());
@@ -114,7 +135,8 @@ void SharedSegment::unlink() noexcept {
 
 void SharedSegment::release() noexcept {
   unlink();
-  if (base_) munmap(base_, size_);
+  if (base_ && !keep_mapping_) munmap(base_, size_);
+  keep_mapping_ = false;
   base_ = nullptr;
   size_ = 0;
 }

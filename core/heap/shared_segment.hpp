@@ -12,6 +12,8 @@ namespace shoal::heap {
 // "/shoal-<job>-<pe>": the launcher removes /dev/shm/shoal-<job>-* when the job ends, so
 // nothing is left behind even if a PE dies between creating and unlinking its segment.
 std::string segment_name(const std::string &job_name, int pe);
+// "/shoal-<job>-<pe>-data": the PE's data segment (globals), under the same rules.
+std::string data_segment_name(const std::string &job_name, int pe);
 
 class SharedSegment {
  public:
@@ -26,6 +28,7 @@ class SharedSegment {
       size_ = std::exchange(other.size_, 0);
       name_ = std::move(other.name_);
       other.name_.clear();
+      keep_mapping_ = std::exchange(other.keep_mapping_, false);
     }
     return *this;
   }
@@ -39,6 +42,10 @@ class SharedSegment {
   // Maps a segment another PE created; refuses one that is not this user's, mode 0600 and
   // exactly `size` bytes.
   Status attach(const std::string &name, std::size_t size);
+  // Moves this (new, created) segment's mapping to `where`, replacing the pages there
+  // (mremap), and keeps it mapped when released: the data segment's globals move in. Fails
+  // with nothing changed when the kernel refuses.
+  Status move_to(std::byte *where) noexcept;
   // Removes the name (the mappings stay valid); done once every local PE has attached.
   void unlink() noexcept;
   void release() noexcept;
@@ -50,6 +57,7 @@ class SharedSegment {
   std::byte *base_ = nullptr;
   std::size_t size_ = 0;
   std::string name_;  // set while this PE still owns the name
+  bool keep_mapping_ = false;  // release() leaves the mapping (see move_to)
 };
 
 }  // namespace shoal::heap

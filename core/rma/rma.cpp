@@ -153,6 +153,8 @@ Target resolve(const void *addr, std::size_t bytes, int pe, const char *routine)
       fatal(fmt::format("{}: {} bytes at {} (PE {}) run past the end of the data segment at {}",
                         routine, bytes, addr, pe, as_ptr(rt->data_base + rt->data_size)));
     if (pe == rt->my_pe) return {static_cast<std::byte *>(const_cast<void *>(addr)), 0, kDataSegment};
+    if (peer.data_mapped && offset >= rt->data_shared_offset)
+      return {peer.data_mapped + (offset - rt->data_shared_offset), 0, kDataSegment};
     return {nullptr, peer.base[kDataSegment] + offset, kDataSegment};
   }
   fatal(fmt::format("{}: address {} (target PE {}) is not symmetric: it is neither in the "

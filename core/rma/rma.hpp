@@ -1,5 +1,6 @@
 // Put and get of bytes between this PE and any PE: plain loads and stores where the target
-// memory is mapped here (this PE, or a heap of a PE on the same node), UCX otherwise.
+// memory is mapped here (this PE, or the heap or globals of a PE on the same node), UCX
+// otherwise.
 // Every routine takes the context it issues on and the name of the API routine, for errors.
 #pragma once
 
@@ -64,23 +65,31 @@ int to_world(const shoal_ctx *ctx, int pe, const char *routine) noexcept;
 // anything else (UCX, the data segment, contexts of other teams, errors) takes the full path.
 
 // Where [addr, addr + bytes) of world PE `pe` is mapped here, for a call on a valid context of
-// the world team whose target is in the symmetric heap of a PE on this node; null for every
-// other call (the full path then checks it and reports what is wrong).
-inline std::byte *mapped_heap(const shoal_ctx *ctx, const void *addr, std::size_t bytes,
-                              int pe) noexcept {
+// the world team whose target is in the symmetric heap, or the shared part of the data segment
+// (globals), of a PE on this node; null for every other call (the full path then checks it and
+// reports what is wrong).
+inline std::byte *mapped_memory(const shoal_ctx *ctx, const void *addr, std::size_t bytes,
+                                int pe) noexcept {
   const Runtime *rt = g_runtime;
   if (rt == nullptr || ctx == nullptr || ctx->worker == nullptr) [[unlikely]] return nullptr;
   if (ctx->team != nullptr && ctx->team != &shoal_team_world) return nullptr;
   if (static_cast<unsigned>(pe) >= static_cast<unsigned>(rt->n_pes)) [[unlikely]] return nullptr;
+  const PeerView &peer = rt->peers[static_cast<std::size_t>(pe)];
   const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(addr) - rt->heap_base;
-  if (offset >= rt->heap_size) return nullptr;
+  if (offset >= rt->heap_size) {
+    // Globals: from the shared part's start to the segment's end.
+    const std::uintptr_t data_offset =
+        reinterpret_cast<std::uintptr_t>(addr) - rt->data_base - rt->data_shared_offset;
+    const std::uintptr_t shared_bytes = rt->data_size - rt->data_shared_offset;
+    if (data_offset >= shared_bytes || bytes > shared_bytes - data_offset) return nullptr;
+    return peer.data_mapped ? peer.data_mapped + data_offset : nullptr;
+  }
   // A range starting in the user's heap ends before the library's area (see resolve).
   const std::uintptr_t user_end =
       reinterpret_cast<std::uintptr_t>(rt->library_area) - rt->heap_base;
   const std::uintptr_t end = offset < user_end ? user_end : rt->heap_size;
   if (bytes > end - offset) return nullptr;
-  std::byte *heap = rt->peers[static_cast<std::size_t>(pe)].heap_mapped;
-  return heap ? heap + offset : nullptr;
+  return peer.heap_mapped ? peer.heap_mapped + offset : nullptr;
 }
 
 // memcpy with the common small sizes unrolled, so an 8-byte put is one store.
@@ -105,26 +114,26 @@ void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const v
 
 inline void put(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
                 const char *routine) noexcept {
-  if (std::byte *target = mapped_heap(ctx, dest, bytes, pe)) [[likely]]
+  if (std::byte *target = mapped_memory(ctx, dest, bytes, pe)) [[likely]]
     return copy(target, source, bytes);
   transfer(Direction::put, true, ctx, const_cast<void *>(source), dest, bytes, pe, routine);
 }
 inline void get(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
                 const char *routine) noexcept {
-  if (const std::byte *target = mapped_heap(ctx, source, bytes, pe)) [[likely]]
+  if (const std::byte *target = mapped_memory(ctx, source, bytes, pe)) [[likely]]
     return copy(dest, target, bytes);
   transfer(Direction::get, true, ctx, dest, source, bytes, pe, routine);
 }
 // On mapped memory a nonblocking transfer is done at once, like a blocking one.
 inline void put_nbi(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
                     const char *routine) noexcept {
-  if (std::byte *target = mapped_heap(ctx, dest, bytes, pe)) [[likely]]
+  if (std::byte *target = mapped_memory(ctx, dest, bytes, pe)) [[likely]]
     return copy(target, source, bytes);
   transfer(Direction::put, false, ctx, const_cast<void *>(source), dest, bytes, pe, routine);
 }
 inline void get_nbi(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
                     const char *routine) noexcept {
-  if (const std::byte *target = mapped_heap(ctx, source, bytes, pe)) [[likely]]
+  if (const std::byte *target = mapped_memory(ctx, source, bytes, pe)) [[likely]]
     return copy(dest, target, bytes);
   transfer(Direction::get, false, ctx, dest, source, bytes, pe, routine);
 }

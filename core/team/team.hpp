@@ -23,6 +23,8 @@ struct shoal_team {
   bool predefined = false;   // SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED: never destroyed
   // Whether every member's symmetric heap is mapped in this process; -1 until first asked.
   signed char heaps_mapped = -1;
+  // The same for the shared part of every member's data segment (globals).
+  signed char globals_mapped = -1;
 
   // The world PE of team PE `pe`, or -1 when pe is not a PE of the team.
   int world_pe(int pe) const noexcept {

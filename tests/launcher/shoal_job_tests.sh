@@ -153,12 +153,18 @@ security)  # While the PEs run: the job's memory and files are the user's alone.
   # After shmem_init no name of the job is left for anyone to open.
   left=$(compgen -G "/dev/shm/shoal-oshrun-$OSH_PID-*")
   [ -z "$left" ] || fail "segment names still open after shmem_init: $left"
-  # Every PE maps every heap of the node; each is this user's, mode 0600 (stat through
-  # /proc/<pid>/map_files, as the names are gone).
+  # Every PE maps every heap of the node, and every data segment (globals, "-data") or none;
+  # each is this user's, mode 0600 (stat through /proc/<pid>/map_files, as the names are gone).
   for pid in $(job_pids); do
     ranges=$(awk -v p="/dev/shm/shoal-oshrun-$OSH_PID-" \
       'index($6, p) == 1 && !seen[$6]++ {print "/proc/'"$pid"'/map_files/" $1}' "/proc/$pid/maps")
-    [ "$(wc -l <<<"$ranges")" -eq "$np" ] || fail "pid $pid does not map all $np heaps"
+    heaps=$(awk -v p="/dev/shm/shoal-oshrun-$OSH_PID-" \
+      'index($6, p) == 1 && $6 !~ /-data$/ && !seen[$6]++' "/proc/$pid/maps" | wc -l)
+    data=$(awk -v p="/dev/shm/shoal-oshrun-$OSH_PID-" \
+      'index($6, p) == 1 && $6 ~ /-data$/ && !seen[$6]++' "/proc/$pid/maps" | wc -l)
+    [ "$heaps" -eq "$np" ] || fail "pid $pid does not map all $np heaps"
+    [ "$data" -eq 0 ] || [ "$data" -eq "$np" ] ||
+      fail "pid $pid maps $data data segments, not all $np"
     owners_modes=$(stat -L -c '%u %a' $ranges) || fail "cannot stat the heaps mapped by pid $pid"
     [ -z "$(grep -vx "$me 600" <<<"$owners_modes")" ] ||
       fail "heaps mapped by pid $pid: owner and mode $owners_modes"

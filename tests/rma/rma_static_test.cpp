@@ -5,7 +5,13 @@
 
 #include <elf.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 using namespace shoal::test;
 
@@ -177,4 +183,138 @@ TEST(RmaStaticMem, ExecutableKind) {
 #else
   GTEST_SKIP() << "executable kind not specified";
 #endif
+}
+
+// ---- globals mapped on the node ------------------------------------------------------------
+// Every PE's data segment (after its RELRO pages) lives in shared memory that the node's other
+// PEs map, unless SMA_SHARED_MEMORY=0: oshrun starts every PE on this host, so each PE can
+// reach every other PE's globals with loads, stores and CPU atomics.
+
+namespace {
+
+bool globals_shared() {
+  const char* v = std::getenv("SMA_SHARED_MEMORY");
+  return v == nullptr || std::strcmp(v, "0") != 0;
+}
+
+// The permissions /proc/self/maps shows for the page holding p ("rw-s", "r--p", ...).
+std::string perms_of(const void* p) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  std::ifstream maps("/proc/self/maps");
+  for (std::string line; std::getline(maps, line);) {
+    std::istringstream in(line);
+    std::string range, perms;
+    in >> range >> perms;
+    const std::size_t dash = range.find('-');
+    const auto lo = std::stoull(range.substr(0, dash), nullptr, 16);
+    const auto hi = std::stoull(range.substr(dash + 1), nullptr, 16);
+    if (a >= lo && a < hi) return perms;
+  }
+  return "unmapped";
+}
+
+struct Constructed {
+  long values[16];
+  Constructed() {
+    for (int i = 0; i < 16; ++i) values[i] = 100 + i;
+  }
+};
+
+}  // namespace
+
+long g_counter_bss;
+long g_counter_data = 1000;
+int g_word_data[64] = {5};
+Constructed g_constructed;
+// Pointers in a const array need relocations in a PIE: .data.rel.ro, which ld.so makes read-only
+// (RELRO) after loading; in a non-PIE they are plain .rodata. Either way never writable.
+const char* const g_relro_names[] = {"alpha", "beta", "gamma"};
+
+TEST(GlobalsOnNode, ShmemPtrToNeighbours) {
+  const bool shared = globals_shared();
+  g_counter_bss = -1;
+  shmem_barrier_all();
+  for (int pe = 0; pe < npes(); ++pe) {
+    long* p = static_cast<long*>(shmem_ptr(&g_counter_bss, pe));
+    if (pe == me()) {
+      EXPECT_EQ(p, &g_counter_bss);
+    } else if (shared) {
+      EXPECT_NE(p, nullptr) << "shmem_ptr to a global of on-node PE " << pe;
+    } else {
+      EXPECT_EQ(p, nullptr) << "SMA_SHARED_MEMORY=0: PE " << pe << " is not mapped";
+    }
+    EXPECT_TRUE(shmem_addr_accessible(&g_counter_bss, pe));
+  }
+  // Stores through the pointer reach the owner: each PE writes into its right neighbour's
+  // .bss and .data globals and into the C++ object built by a constructor.
+  shmem_barrier_all();
+  if (long* p = static_cast<long*>(shmem_ptr(&g_counter_bss, right())); p != nullptr && shared) {
+    *p = 7000 + me();
+    static_cast<int*>(shmem_ptr(&g_word_data[63], right()))[0] = 8000 + me();
+    static_cast<Constructed*>(shmem_ptr(&g_constructed, right()))->values[15] += me();
+  }
+  shmem_barrier_all();
+  if (shared && npes() > 1) {
+    EXPECT_EQ(g_counter_bss, 7000 + left());
+    EXPECT_EQ(g_word_data[63], 8000 + left());
+    EXPECT_EQ(g_constructed.values[15], 115 + left());
+  }
+  shmem_barrier_all();
+  g_constructed.values[15] = 115;
+  shmem_barrier_all();
+}
+
+TEST(GlobalsOnNode, ContentsAndProtectionKept) {
+  // Initial values (from the file and from a constructor) survived the move into shared memory.
+  EXPECT_EQ(g_word_data[0], 5);
+  for (int i = 0; i < 15; ++i) EXPECT_EQ(g_constructed.values[i], 100 + i);
+  EXPECT_STREQ(g_relro_names[1], "beta");
+  // The RELRO data is still read-only and private; the globals are shared (on a node, with more
+  // than one PE) and still readable and writable.
+  const std::string relro = perms_of(&g_relro_names[0]);
+  EXPECT_EQ(relro.find('w'), std::string::npos) << "RELRO page is " << relro;
+  const std::string data = perms_of(&g_counter_data), bss = perms_of(&g_counter_bss);
+  const char* expect = globals_shared() && npes() > 1 ? "rw-s" : "rw-p";
+  EXPECT_EQ(data, expect) << ".data page";
+  EXPECT_EQ(bss, expect) << ".bss page";
+  shmem_barrier_all();
+}
+
+// Every PE puts, gets and fetch-adds on every PE's globals at once; the results are exact.
+TEST(GlobalsOnNode, ConcurrentPutGetAmo) {
+  constexpr int kRounds = 200;
+  const int n = npes();
+  g_counter_bss = 0;
+  g_counter_data = 1000;
+  for (int i = 0; i < 64; ++i) g_word_data[i] = -1;
+  shmem_barrier_all();
+  long backwards = 0;
+  std::vector<long> last(static_cast<std::size_t>(n), -1);
+  for (int round = 0; round < kRounds; ++round) {
+    for (int k = 0; k < n; ++k) {
+      const int pe = (me() + k) % n;
+      const long before = shmem_long_atomic_fetch_add(&g_counter_bss, 1, pe);
+      if (before <= last[pe]) ++backwards;
+      last[pe] = before;
+      shmem_long_atomic_add(&g_counter_data, 2, pe);
+    }
+  }
+  // Each PE owns slot me() of every PE's g_word_data: put it, then read it back.
+  for (int pe = 0; pe < n; ++pe) {
+    const int v = 100 * me() + pe;
+    shmem_int_put(&g_word_data[me()], &v, 1, pe);
+  }
+  shmem_quiet();
+  for (int pe = 0; pe < n; ++pe) {
+    int back = -2;
+    shmem_int_get(&back, &g_word_data[me()], 1, pe);
+    EXPECT_EQ(back, 100 * me() + pe) << "get from PE " << pe;
+  }
+  shmem_barrier_all();
+  EXPECT_EQ(backwards, 0) << "fetched values went backwards";
+  EXPECT_EQ(g_counter_bss, static_cast<long>(n) * kRounds);
+  EXPECT_EQ(g_counter_data, 1000 + 2L * n * kRounds);
+  for (int i = 0; i < 64; ++i)
+    EXPECT_EQ(g_word_data[i], i < n ? 100 * i + me() : -1) << "g_word_data[" << i << "]";
+  shmem_barrier_all();
 }

@@ -7,7 +7,7 @@
 #
 #   scripts/test.sh                  all three
 #   scripts/test.sh --no-sanitizers  the default build only (a quick local run)
-# TEST_JOBS (default 2) sets ctest -j; BUILD_DIR moves the default build (see build.sh).
+# TEST_JOBS (default 4) sets ctest -j; BUILD_DIR moves the default build (see build.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,7 +19,7 @@ for arg in "$@"; do
     *) echo "scripts/test.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
-jobs=${TEST_JOBS:-2}
+jobs=${TEST_JOBS:-4}
 # Each stage's start, for the CI log (CI must stay well inside its time limit).
 stage() { echo "== test.sh: $1 (at $((SECONDS / 60)) min $((SECONDS % 60)) s)"; }
 

@@ -34,6 +34,18 @@ set(SHOAL_TEST_LAUNCHER "" CACHE STRING
 set(SHOAL_TEST_LAUNCHER_ARGS "" CACHE STRING
     "Extra launcher arguments placed before -np (a CMake list)")
 
+# How many ctest -j slots (PROCESSORS) a test of n PEs takes. Most of a job's time is launch
+# and waiting (the PEs' waits yield and nap), so two jobs side by side use two cores better than
+# one alone: a test takes at most SHOAL_TEST_MAX_SLOTS slots, and `ctest -j4` (scripts/test.sh,
+# the test presets) runs two multi-PE jobs at once on two cores.
+set(SHOAL_TEST_MAX_SLOTS 2 CACHE STRING "Most ctest -j slots one multi-PE test takes")
+function(shoal_test_slots out np)
+  if(np GREATER SHOAL_TEST_MAX_SLOTS)
+    set(np ${SHOAL_TEST_MAX_SLOTS})
+  endif()
+  set(${out} ${np} PARENT_SCOPE)
+endfunction()
+
 # SHOAL_TEST_SANITIZER_REPORT: a sanitizer report anywhere in a run's output fails it.
 include(${CMAKE_CURRENT_LIST_DIR}/sanitizer_report.cmake)
 
@@ -78,13 +90,12 @@ function(shoal_add_mpp_runs)
     add_test(NAME ${test_name}
              COMMAND ${launcher} ${SHOAL_TEST_LAUNCHER_ARGS} -np ${np}
                      $<TARGET_FILE:${A_TARGET}> ${A_ARGS})
-    # PROCESSORS: an 8-PE run occupies every ctest -j slot instead of competing with
-    # other runs for the two cores.
+    shoal_test_slots(slots ${np})
     set(env ${shm_env} ${A_ENV})
     set(labels mpp np${np} ${variant} ${A_LABELS})
     set_tests_properties(${test_name} PROPERTIES
       TIMEOUT ${A_TIMEOUT}
-      PROCESSORS ${np}
+      PROCESSORS ${slots}
       ENVIRONMENT "${env}"
       LABELS "${labels}"
       FAIL_REGULAR_EXPRESSION "${SHOAL_TEST_SANITIZER_REPORT}")

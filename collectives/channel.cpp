@@ -34,6 +34,7 @@ void Channel::put(void *dest, const void *source, std::size_t bytes, int peer) n
     if (dest != source) std::memmove(dest, source, bytes);
     return;
   }
+  if (mapped(dest, peer) == nullptr) note_ucx_data(peer);
   rma::put(&shoal_ctx_default, dest, source, bytes, world_pe(peer), routine_);
 }
 
@@ -50,6 +51,7 @@ void Channel::put_strided(void *dest, const void *source, std::ptrdiff_t dest_st
                    s + i * static_cast<std::size_t>(source_stride) * elem_size, elem_size);
     return;
   }
+  if (mapped(dest, peer) == nullptr) note_ucx_data(peer);
   rma::put_strided(&shoal_ctx_default, dest, source, dest_stride, source_stride, 1, nelems,
                    elem_size, world_pe(peer), routine_);
 }
@@ -81,9 +83,14 @@ void Channel::wait_counter(const std::uint64_t *counter, std::uint64_t value) no
 
 void Channel::notify(int peer) noexcept {
   Slot &s = team_.channel_slot();
-  // Everything put before must be visible before the counter moves: mapped copies are ordered
-  // by the release store, transfers handed to UCX are completed first (cheap when none).
-  rma::quiet(&shoal_ctx_default, routine_);
+  // Everything put to peer before must be visible there before the counter moves. Mapped
+  // copies are ordered by the release store. Transfers handed to UCX to peer alone are
+  // ordered by the worker fence that precedes the counter's put on the same endpoint (UCP
+  // performs what was issued on an endpoint before a fence before what is issued after it).
+  // Data handed to UCX for other PEs as well is completed first: a PE notified later through
+  // a third one must find it in place.
+  if (ucx_data_to_ != kNoUcxData && ucx_data_to_ != peer) rma::quiet(&shoal_ctx_default, routine_);
+  ucx_data_to_ = kNoUcxData;
   const int to = team_.slot_index(peer);
   write_counter(&s.arrived[team_.slot_index(rank_)], ++s.sent[to], peer);
 }

@@ -59,7 +59,10 @@ class Channel {
   void put_strided(void *dest, const void *source, std::ptrdiff_t dest_stride,
                    std::ptrdiff_t source_stride, std::size_t nelems, std::size_t elem_size,
                    int peer) noexcept;
-  // Makes every put so far visible at peer, then bumps peer's notification counter.
+  // Makes every put so far to peer visible there, then bumps peer's notification counter.
+  // When the data that went through UCX since the last notify went to peer alone, the
+  // endpoint fence before the counter orders it (one message, no round trip); otherwise the
+  // data is completed first (a quiet).
   void notify(int peer) noexcept;
   // put + notify.
   void send(void *dest, const void *source, std::size_t bytes, int peer) noexcept {
@@ -88,9 +91,17 @@ class Channel {
   void write_counter(std::uint64_t *counter_here, std::uint64_t value, int peer) noexcept;
   void wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept;
 
+  // Which team PE the puts handed to UCX since the last notify went to: kNoUcxData, one PE,
+  // or kUcxDataToSeveral.
+  static constexpr int kNoUcxData = -1, kUcxDataToSeveral = -2;
+  void note_ucx_data(int peer) noexcept {
+    ucx_data_to_ = ucx_data_to_ == kNoUcxData || ucx_data_to_ == peer ? peer : kUcxDataToSeveral;
+  }
+
   shoal_team &team_;
   const char *routine_;
   int rank_, size_;
+  int ucx_data_to_ = kNoUcxData;
 };
 
 }  // namespace shoal::coll

@@ -55,6 +55,7 @@ oshmem_oshrun=${OSHMEM_OSHRUN:-/usr/bin/oshrun}
 bench_args=()
 declare -A own_args=([putget]="" [amo]="" [coll]="" [limits]="")
 npes=2
+hosts=0
 algorithms=0
 alg_args=
 alg_reps=
@@ -81,6 +82,12 @@ usage: bench/compare_oshmem.sh [options] [-- benchmark options]
   --alg-args STR           extra coll_bench arguments for those runs only
                            (e.g. '--max-size 64K')
   --alg-reps N             those runs only in the first N reps (default all)
+  --hosts N                across N hosts of a network-namespace test bed
+                           (scripts/netns, needs root): both libraries are
+                           started by Open MPI's mpirun, PEs placed round-robin
+                           (putget and amo: one PE on each of 2 hosts; coll:
+                           --npes over N hosts), UCX over TCP between hosts
+                           (UCX_TLS=tcp,self,sm UCX_NET_DEVICES=shoal0)
   --out FILE               raw CSV (default bench/results/<name>-<date>.csv)
   --timeout SEC            limit for one run (default $run_timeout)
   --ours-bin PATH          Shoal benchmark binary (default DIR/bin/<name>_bench;
@@ -139,6 +146,8 @@ while [ $# -gt 0 ]; do
     --alg-reps=*) alg_reps=${1#*=}; shift ;;
     --npes) npes=${2:?}; shift 2 ;;
     --npes=*) npes=${1#*=}; shift ;;
+    --hosts) hosts=${2:?}; shift 2 ;;
+    --hosts=*) hosts=${1#*=}; shift ;;
     --algorithms) algorithms=1; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; bench_args=("$@"); break ;;
@@ -146,6 +155,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 case $reps in ''|*[!0-9]*|0) die "--reps needs a positive integer" ;; esac
+case $hosts in ''|*[!0-9]*) die "--hosts needs a whole number" ;; esac
 case $run_timeout in ''|*[!0-9]*|0) die "--timeout needs a positive integer (seconds)" ;; esac
 npes_list=()
 for n in ${npes//,/ }; do
@@ -222,10 +232,42 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/shoal-compare.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
 
-# --- build and launch commands, per benchmark -----------------------------------
-ours_oshcc=$build_dir/bin/oshcc
+# --- launchers: oshrun on this host, or mpirun across the hosts of a test bed ---------
 oshmem_root=()
 [ "$(id -u)" = 0 ] && oshmem_root=(--allow-run-as-root)
+ours_launch=("$ours_oshrun")
+oshmem_launch=("$oshmem_oshrun" "${oshmem_root[@]}" --oversubscribe)
+if [ "$hosts" -gt 0 ]; then
+    netns=$repo/scripts/netns
+    mpirun=$(command -v mpirun) || die "--hosts needs Open MPI's mpirun (apt-get install openmpi-bin)"
+    why=$("$netns/netns_testbed.sh" check) || die "--hosts: $why"
+    export SHOAL_NETNS_PREFIX="shoal-bench$$"
+    "$netns/netns_testbed.sh" sweep shoal-bench
+    trap '"$netns/netns_testbed.sh" down "$SHOAL_NETNS_PREFIX"; rm -rf "$tmp"' EXIT
+    "$netns/netns_testbed.sh" up "$SHOAL_NETNS_PREFIX" "$hosts" "$tmp/hostfile" >/dev/null ||
+        die "could not build the test bed of $hosts hosts"
+    export UCX_TLS=${UCX_TLS:-tcp,self,sm} UCX_NET_DEVICES=${UCX_NET_DEVICES:-shoal0}
+    # mpirun runs on host 1 and starts the others through the bed's remote-start agent; the
+    # variables both libraries read go to every PE.
+    bed_mpirun=("$netns/netns_testbed.sh" exec "$SHOAL_NETNS_PREFIX" 1 "$mpirun"
+                --allow-run-as-root --oversubscribe --bind-to none --hostfile "$tmp/hostfile"
+                --map-by node --mca plm_rsh_agent "$netns/netns_rsh.sh"
+                --mca plm_rsh_no_tree_spawn 1 --mca oob_tcp_if_include 198.18.0.0/15
+                --mca orte_tmpdir_base "$tmp" -x UCX_TLS -x UCX_NET_DEVICES)
+    for x in $(compgen -e); do
+        case $x in SMA_* | SHMEM_* | LD_LIBRARY_PATH) bed_mpirun+=(-x "$x") ;; esac
+    done
+    ours_launch=("${bed_mpirun[@]}")
+    # OSHMEM's UCX SPML over TCP on the bed's interface; with 2 PEs on a 2-CPU host its PEs
+    # yield when idle, as Open MPI advises for oversubscribed nodes.
+    oshmem_launch=("${bed_mpirun[@]}" --mca spml ucx --mca pml ucx --mca pml_ucx_tls any
+                   --mca pml_ucx_devices any --mca btl self,vader,tcp
+                   --mca btl_tcp_if_include 198.18.0.0/15 -x OMPI_MCA_mpi_yield_when_idle=1)
+    note "across $hosts hosts of test bed $SHOAL_NETNS_PREFIX (UCX_TLS=$UCX_TLS UCX_NET_DEVICES=$UCX_NET_DEVICES)"
+fi
+
+# --- build and launch commands, per benchmark -----------------------------------
+ours_oshcc=$build_dir/bin/oshcc
 declare -A oshcc_status=()
 
 # Builds benchmark $1 with OSHMEM, checks it builds with Shoal's oshcc, and
@@ -282,8 +324,8 @@ setup_bench() {
     fi
     [ -x "$bin" ] || die "Shoal benchmark binary $bin is not executable"
     bin_ref=$bin
-    note "$prog Shoal : $ours_oshrun -np N $ours_launch_args $bin ${args_ref[*]}"
-    note "$prog OSHMEM: $oshmem_oshrun ${oshmem_root[*]} --oversubscribe -np N $oshmem_launch_args $obin ${args_ref[*]}"
+    note "$prog Shoal : ${ours_launch[*]} -np N $ours_launch_args $bin ${args_ref[*]}"
+    note "$prog OSHMEM: ${oshmem_launch[*]} -np N $oshmem_launch_args $obin ${args_ref[*]}"
 }
 for b in "${run_benches[@]}"; do setup_bench "$b"; done
 [ "${#coll_variants[@]}" = 0 ] ||
@@ -312,9 +354,8 @@ run_one() { # bench lib rep np [test algorithm]
     # shellcheck disable=SC2206  # the *_launch_args strings are meant to be word-split
     case $lib in
     limit) cmd=("$bin_ref" "${run_args[@]}") np=1 ;;
-    shoal) cmd=("$ours_oshrun" -np "$np" $ours_launch_args "$bin_ref" "${run_args[@]}") ;;
-    *) cmd=("$oshmem_oshrun" "${oshmem_root[@]}" --oversubscribe -np "$np" $oshmem_launch_args
-            "$obin_ref" "${run_args[@]}") ;;
+    shoal) cmd=("${ours_launch[@]}" -np "$np" $ours_launch_args "$bin_ref" "${run_args[@]}") ;;
+    *) cmd=("${oshmem_launch[@]}" -np "$np" $oshmem_launch_args "$obin_ref" "${run_args[@]}") ;;
     esac
     if [ -n "$va" ]; then
         var=${coll_var[$vt]}

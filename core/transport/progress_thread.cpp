@@ -33,15 +33,24 @@ Status ProgressThread::start(UcxWorker &worker) {
 
 void ProgressThread::run() noexcept {
   const int worker_fd = worker_->event_fd();
+  std::uint64_t leases_seen = leases_.load(std::memory_order_relaxed);
   for (;;) {
-    ucs_status_t armed;
+    ucs_status_t armed = UCS_OK;
+    bool pe_in_library;
     {
       // Blocks while an application thread waiting inside the library drives the worker.
       std::lock_guard drive(drive_);
       while (worker_->progress() != 0) {
       }
+      // Has the PE waited inside the library since we last looked? Then it drives the worker
+      // itself, and an armed worker would wake this thread for every message it already
+      // serves: each wake-up is a context switch that takes a core from a PE. Stay unarmed
+      // and look again after a nap; arm once the PE has stayed out for a whole nap.
+      const std::uint64_t leases = leases_.load(std::memory_order_relaxed);
+      pe_in_library = leases != leases_seen;
+      leases_seen = leases;
       // Arm the worker; if events arrived meanwhile it says busy and we progress again.
-      armed = worker_->arm();
+      if (!pe_in_library) armed = worker_->arm();
     }
     if (armed == UCS_ERR_BUSY) continue;
     if (armed != UCS_OK) {
@@ -49,12 +58,13 @@ void ProgressThread::run() noexcept {
                     ucs_status_string(armed));
       return;
     }
-    pollfd fds[2] = {{worker_fd, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
-    if (poll(fds, 2, -1) < 0 && errno != EINTR) {
+    pollfd fds[2] = {{wake_fd_, POLLIN, 0}, {worker_fd, POLLIN, 0}};
+    const int watched = pe_in_library ? 1 : 2;
+    if (poll(fds, watched, pe_in_library ? kLeaseNapMs : -1) < 0 && errno != EINTR) {
       SMA_LOG_ERROR("ucx", "poll in the progress thread failed: {}", std::strerror(errno));
       return;
     }
-    if (fds[1].revents & POLLIN) return;
+    if (fds[0].revents & POLLIN) return;
   }
 }
 

@@ -10,9 +10,13 @@
 // One mutex says who drives: the thread holds it only while it progresses and arms the worker,
 // never while it sleeps; a waiting application thread holds it for its whole wait, so the thread,
 // woken by an arrival, blocks on the mutex instead of competing for the worker and the core.
+// While the PE keeps entering the library (a communication phase), the thread does not even arm
+// the worker: it naps kLeaseNapMs at a time and arms again once a whole nap passed without a
+// wait inside the library. A PE that starts computing is served again within that nap.
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <thread>
 
@@ -38,9 +42,12 @@ class ProgressThread {
   friend class InboundLease;
   void run() noexcept;
 
+  static constexpr int kLeaseNapMs = 1;
+
   UcxWorker *worker_ = nullptr;
   int wake_fd_ = -1;  // eventfd written by stop()
   std::mutex drive_;  // held by whoever progresses the receiving worker
+  std::atomic<std::uint64_t> leases_{0};  // leases taken by application threads so far
   std::thread thread_;
   static std::atomic<ProgressThread *> running_;
 };
@@ -66,6 +73,7 @@ class InboundLease {
       if (p == nullptr) return 0;
       if (held_here_) return p->worker_->progress();  // an outer wait on this thread has it
       if (!p->drive_.try_lock()) return 0;
+      p->leases_.fetch_add(1, std::memory_order_relaxed);
       owner_ = p;
       held_here_ = true;
     }

@@ -149,6 +149,9 @@ how="bench/suite.sh --reps $reps"
     echo "Measured $when on $(nproc) CPUs (${cpu:-unknown CPU}), $(uname -sr), in $((elapsed / 60)) min $((elapsed % 60)) s,"
     echo "with \`$how\`. Open MPI: $("$oshmem_oshrun" --version 2>/dev/null | head -n 1)."
     echo
+    echo "These are one-node figures. Across hosts (network-namespace hosts, UCX over TCP), see"
+    echo "[internode.md](internode.md)."
+    echo
     echo "## How to reproduce"
     echo
     echo '```sh'
@@ -200,7 +203,7 @@ if [ "$publish" = 1 ]; then
     for p in "${pngs[@]}"; do cp "$p" "$repo/docs/performance/"; done
     rm -f "$repo/docs/performance/algorithms.md"
     [ "$algorithms" = 0 ] || cp "$out/algorithms.md" "$repo/docs/performance/algorithms.md"
-    sed 's/^\(!\[[^]]*\]\)(\([^)/]*\.png\))$/\1(performance\/\2)/; s/(algorithms\.md)/(performance\/algorithms.md)/' \
+    sed 's/^\(!\[[^]]*\]\)(\([^)/]*\.png\))$/\1(performance\/\2)/; s/(algorithms\.md)/(performance\/algorithms.md)/; s/(internode\.md)/(performance\/internode.md)/' \
         "$out/report.md" >"$repo/docs/performance.md"
     note "published docs/performance.md and ${#pngs[@]} PNGs in docs/performance/"
 fi

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Writes docs/performance/internode.md from one inter-node run of compare_oshmem.sh:
+#
+#   bench/compare_oshmem.sh --hosts 2 --bench all --reps 3 --npes 2,4 \
+#       --tests put_lat,get_lat,put_bw,get_bw,put_rate,fadd_lat,add_lat,add_rate,barrier_all,broadcast,sum_reduce \
+#       --putget-args '--max-size 1M' --coll-args '--max-size 64K' --out bench/results/internode.csv
+#   bench/publish_internode.sh bench/results/internode.csv "load average 0.4 before the run"
+#
+# The page: how it was measured, the issue-15 targets (targets_internode.awk), and the tables
+# compare_oshmem.sh printed (<csv>.md).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+csv=${1:?usage: publish_internode.sh <csv of compare_oshmem.sh --hosts> [note on the load]}
+load_note=${2:-}
+medians=${csv%.csv}.medians.csv tables=${csv%.csv}.md
+[ -f "$medians" ] && [ -f "$tables" ] || {
+  echo "publish_internode: $medians or $tables is missing" >&2; exit 1; }
+out=$here/../docs/performance/internode.md
+mkdir -p "$(dirname "$out")"
+{
+  echo "# Across hosts: Shoal vs Open MPI OSHMEM"
+  echo
+  echo "Measured $(date -r "$csv" '+%Y-%m-%d %H:%M') on $(nproc) CPUs, $(uname -sr), commit" \
+       "$(git -C "$here/.." rev-parse --short HEAD)${load_note:+, $load_note}."
+  echo "Two hosts made of network namespaces on this machine (\`scripts/netns\`), UCX over TCP for"
+  echo "both libraries (\`UCX_TLS=tcp,self,sm UCX_NET_DEVICES=shoal0\`), both started by Open MPI's"
+  echo "\`mpirun\`, one PE per host (coll at 4 PEs: 2 per host), Shoal and OSHMEM interleaved run by"
+  echo "run; each figure is the median of the runs. The hosts share the machine's 2 CPUs, so with 2"
+  echo "PEs per host the collectives also measure the scheduler. How to reproduce: the commands at"
+  echo "the top of \`bench/publish_internode.sh\` (\`bench/README.md\`, \"Across hosts\")."
+  echo
+  echo "## Targets of issue 15"
+  echo
+  awk -F, -f "$here/targets_internode.awk" "$medians"
+  echo
+  echo "## Tables"
+  echo
+  sed -n '/^## /,$p' "$tables" | sed 's/^## /### /'
+} >"$out"
+echo "wrote $out"

@@ -33,7 +33,7 @@ Status ProgressThread::start(UcxWorker &worker) {
 
 void ProgressThread::run() noexcept {
   const int worker_fd = worker_->event_fd();
-  std::uint64_t leases_seen = leases_.load(std::memory_order_relaxed);
+  std::uint64_t served_seen = served_by_pe_.load(std::memory_order_relaxed);
   for (;;) {
     ucs_status_t armed = UCS_OK;
     bool pe_in_library;
@@ -42,13 +42,15 @@ void ProgressThread::run() noexcept {
       std::lock_guard drive(drive_);
       while (worker_->progress() != 0) {
       }
-      // Has the PE waited inside the library since we last looked? Then it drives the worker
-      // itself, and an armed worker would wake this thread for every message it already
-      // serves: each wake-up is a context switch that takes a core from a PE. Stay unarmed
-      // and look again after a nap; arm once the PE has stayed out for a whole nap.
-      const std::uint64_t leases = leases_.load(std::memory_order_relaxed);
-      pe_in_library = leases != leases_seen;
-      leases_seen = leases;
+      // Has the PE served arrivals on this worker itself since we last looked (waiting inside
+      // the library while peers talk to it)? Then an armed worker would wake this thread for
+      // every message the PE already serves: each wake-up is a context switch that takes a
+      // core from a PE. Stay unarmed and look again after a nap; arm once a whole nap passed
+      // without the PE serving anything. A PE whose peers send it nothing never makes the
+      // thread nap, so the thread then sleeps until something arrives.
+      const std::uint64_t served = served_by_pe_.load(std::memory_order_relaxed);
+      pe_in_library = served != served_seen;
+      served_seen = served;
       // Arm the worker; if events arrived meanwhile it says busy and we progress again.
       if (!pe_in_library) armed = worker_->arm();
     }

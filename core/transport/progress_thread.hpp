@@ -10,9 +10,9 @@
 // One mutex says who drives: the thread holds it only while it progresses and arms the worker,
 // never while it sleeps; a waiting application thread holds it for its whole wait, so the thread,
 // woken by an arrival, blocks on the mutex instead of competing for the worker and the core.
-// While the PE keeps entering the library (a communication phase), the thread does not even arm
-// the worker: it naps kLeaseNapMs at a time and arms again once a whole nap passed without a
-// wait inside the library. A PE that starts computing is served again within that nap.
+// While the PE keeps serving arrivals itself (a communication phase), the thread does not even
+// arm the worker: it naps kLeaseNapMs at a time and arms again once a whole nap passed in which
+// the PE served nothing. A PE that starts computing is served again within that nap.
 #pragma once
 
 #include <atomic>
@@ -47,7 +47,7 @@ class ProgressThread {
   UcxWorker *worker_ = nullptr;
   int wake_fd_ = -1;  // eventfd written by stop()
   std::mutex drive_;  // held by whoever progresses the receiving worker
-  std::atomic<std::uint64_t> leases_{0};  // leases taken by application threads so far
+  std::atomic<std::uint64_t> served_by_pe_{0};  // events application threads progressed here
   std::thread thread_;
   static std::atomic<ProgressThread *> running_;
 };
@@ -73,11 +73,12 @@ class InboundLease {
       if (p == nullptr) return 0;
       if (held_here_) return p->worker_->progress();  // an outer wait on this thread has it
       if (!p->drive_.try_lock()) return 0;
-      p->leases_.fetch_add(1, std::memory_order_relaxed);
       owner_ = p;
       held_here_ = true;
     }
-    return owner_->worker_->progress();
+    const unsigned events = owner_->worker_->progress();
+    if (events != 0) owner_->served_by_pe_.fetch_add(events, std::memory_order_relaxed);
+    return events;
   }
 
  private:

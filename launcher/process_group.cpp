@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <initializer_list>
 
 #include "signals.hpp"
 
@@ -20,8 +21,16 @@ namespace {
 // Child side, between fork and exec: only async-signal-safe calls (oshrun has PMIx threads,
 // whose locks may be held at the moment of the fork).
 
-void child_write(const char *s) {
-  [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, s, std::strlen(s));
+// Writes the pieces as one line with a single write(2): oshrun forwards the PE's stderr as it
+// reads it, and a line written in several pieces could be forwarded half, with oshrun's own
+// report of the PE's exit landing in its middle. A pipe write of up to PIPE_BUF bytes is atomic.
+void child_write_line(std::initializer_list<const char *> pieces) {
+  char line[PIPE_BUF];
+  std::size_t used = 0;
+  for (const char *piece : pieces)
+    for (const char *c = piece; *c != '\0' && used < sizeof line - 1; ++c) line[used++] = *c;
+  line[used++] = '\n';
+  [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, line, used);
 }
 
 // Why execve failed, without strerror (not async-signal-safe). The program was found and is
@@ -77,11 +86,7 @@ void close_fds_from(int first) {
 
   ::execve(req.path, req.argv, req.envp);
   const int err = errno;
-  child_write("oshrun: exec of '");
-  child_write(req.path);
-  child_write("' failed: ");
-  child_write(exec_error_text(err, req.path));
-  child_write("\n");
+  child_write_line({"oshrun: exec of '", req.path, "' failed: ", exec_error_text(err, req.path)});
   ::_exit(err == ENOENT ? 127 : 126);
 }
 

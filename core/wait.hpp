@@ -57,21 +57,31 @@ class Backoff {
 };
 
 // Polls of the condition alone before the first pass of UCX progress: a PE on this node usually
-// answers within a few hundred nanoseconds, less than one pass of progress costs.
+// answers within a few hundred nanoseconds, less than one pass of progress costs. None when the
+// job spans nodes: an answer from another node lands only when this PE progresses its receiving
+// worker (the thread is off duty while the PE waits), and 256 polls are 10-15 us, more than a
+// network round trip.
 inline constexpr int kQuickPolls = 256;
+inline constexpr unsigned kSendingWorkerEvery = 4;
+// kQuickPolls when every PE of the job is on this node and it has a CPU for each, otherwise 0.
+int quick_polls() noexcept;
 
 template <typename Condition>
 void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
-  if (!oversubscribed()) {
-    for (int i = 0; i < kQuickPolls; ++i) {
-      if (done()) return;
-      cpu_relax();
-    }
+  for (int i = quick_polls(); i > 0; --i) {
+    if (done()) return;
+    cpu_relax();
   }
   Backoff backoff;
   ucx::InboundLease inbound;  // serve other PEs' operations on this PE while waiting
-  while (!done()) {
-    if (worker.progress() + inbound.progress() != 0) backoff.reset();
+  // What we wait for arrives at the receiving worker; with a progress thread that is a worker
+  // of its own, and this PE's sending worker (which only completes what it sent) is
+  // progressed every kSendingWorkerEvery rounds: each pass over a TCP worker is a system call.
+  const unsigned every = ucx::ProgressThread::running() ? kSendingWorkerEvery : 1;
+  for (unsigned round = 0; !done(); ++round) {
+    unsigned events = inbound.progress();
+    if (round % every == 0) events += worker.progress();
+    if (events != 0) backoff.reset();
     else backoff.idle();
   }
 }

@@ -62,7 +62,7 @@ void ProgressThread::run() noexcept {
     }
     pollfd fds[2] = {{wake_fd_, POLLIN, 0}, {worker_fd, POLLIN, 0}};
     const int watched = pe_in_library ? 1 : 2;
-    if (poll(fds, watched, pe_in_library ? kLeaseNapMs : -1) < 0 && errno != EINTR) {
+    if (poll(fds, watched, pe_in_library ? kLeaseNapMs : kWatchdogMs) < 0 && errno != EINTR) {
       SMA_LOG_ERROR("ucx", "poll in the progress thread failed: {}", std::strerror(errno));
       return;
     }

@@ -6,7 +6,8 @@
 //     blocking get or AMO) it drives the receiving worker itself, in the same loop as its own
 //     worker: an operation that arrives meanwhile is served at once, without waking a thread;
 //   * otherwise (the PE computes) a background thread serves it. It sleeps on the worker's event
-//     descriptor while nothing arrives, so it costs no CPU when idle.
+//     descriptor while nothing arrives (looking anyway every kWatchdogMs), so it costs next to
+//     no CPU when idle. A waiting application thread hands the worker back drained.
 // One mutex says who drives: the thread holds it only while it progresses and arms the worker,
 // never while it sleeps; a waiting application thread holds it for its whole wait, so the thread,
 // woken by an arrival, blocks on the mutex instead of competing for the worker and the core.
@@ -43,6 +44,9 @@ class ProgressThread {
   void run() noexcept;
 
   static constexpr int kLeaseNapMs = 1;
+  // Even armed, the thread looks at the worker this often: should UCX ever signal no event for
+  // an arrival, a peer waits for it this long instead of forever.
+  static constexpr int kWatchdogMs = 100;
 
   UcxWorker *worker_ = nullptr;
   int wake_fd_ = -1;  // eventfd written by stop()
@@ -62,6 +66,12 @@ class InboundLease {
   InboundLease &operator=(const InboundLease &) = delete;
   ~InboundLease() {
     if (owner_) {
+      // Hand the worker back drained: an arrival the last pass read from a socket but did
+      // not dispatch would leave the socket quiet, and the thread, asleep on the worker's
+      // descriptor, would never learn of it (a lost wake-up: a peer's flush then waits
+      // forever on an operation this PE holds).
+      for (int pass = 0; pass < kDrainPasses && owner_->worker_->progress() != 0; ++pass) {
+      }
       owner_->drive_.unlock();
       held_here_ = false;
     }
@@ -82,6 +92,7 @@ class InboundLease {
   }
 
  private:
+  static constexpr int kDrainPasses = 64;
   ProgressThread *owner_ = nullptr;
   static thread_local bool held_here_;
 };

@@ -1,5 +1,7 @@
 #include "transport/ucx_worker.hpp"
 
+#include <chrono>
+
 #include "wait.hpp"
 
 #include "transport/progress_thread.hpp"
@@ -52,15 +54,22 @@ Status UcxWorker::connect(int pe, std::span<const std::byte> worker_address,
   return Status::ok;
 }
 
-Status UcxWorker::wait(ucs_status_ptr_t request, const char *what) noexcept {
+Status UcxWorker::wait(ucs_status_ptr_t request, const char *what, unsigned limit_ms) noexcept {
   if (request == nullptr) return Status::ok;
   if (UCS_PTR_IS_ERR(request)) return from_ucs(UCS_PTR_STATUS(request), what);
   ucs_status_t status;
   Backoff backoff;  // the PE (or progress thread) we wait for may need this core
   InboundLease inbound;  // serve other PEs' operations on this PE while waiting
-  while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limit_ms);
+  for (unsigned round = 1; (status = ucp_request_check_status(request)) == UCS_INPROGRESS;
+       ++round) {
     if (progress() + inbound.progress() != 0) backoff.reset();
     else backoff.idle();
+    if (limit_ms != 0 && round % 1024 == 0 && std::chrono::steady_clock::now() > deadline) {
+      ucp_request_free(request);
+      SMA_LOG_WARN("ucx", "{} did not complete within {} ms; abandoned", what, limit_ms);
+      return Status::transport_error;
+    }
   }
   ucp_request_free(request);
   return from_ucs(status, what);
@@ -149,7 +158,8 @@ void UcxWorker::close_endpoints() noexcept {
   if (!worker_) return;
   if (wait_in_flight() != Status::ok)
     SMA_LOG_WARN("ucx", "a nonblocking transfer failed while closing a worker");
-  for (Peer &peer : peers_) {
+  for (std::size_t pe = 0; pe < peers_.size(); ++pe) {
+    Peer &peer = peers_[pe];
     for (ucp_rkey_h rkey : peer.rkeys)
       if (rkey) ucp_rkey_destroy(rkey);
     peer.rkeys.clear();

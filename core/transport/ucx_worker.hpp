@@ -41,8 +41,10 @@ class UcxWorker {
   // For a thread that sleeps until work arrives (needs UCP_FEATURE_WAKEUP).
   int event_fd() const noexcept;
   ucs_status_t arm() noexcept { return ucp_worker_arm(worker_); }
-  // Waits for a request returned by a *_nbx call and releases it.
-  Status wait(ucs_status_ptr_t request, const char *what) noexcept;
+  // Waits for a request returned by a *_nbx call and releases it. With a limit (in
+  // milliseconds, 0: none), gives up once it passed: the request is released (UCX frees it
+  // when it completes) and the result is Status::transport_error.
+  Status wait(ucs_status_ptr_t request, const char *what, unsigned limit_ms = 0) noexcept;
   // Keeps an in-flight request of a nonblocking operation until the next flush() waits for it.
   // ucp_worker_flush_nbx alone is not enough: UCX 1.13's shared-memory transport can report a
   // worker flushed while operations still sit in an endpoint's pending queue (seen with several
@@ -62,6 +64,9 @@ class UcxWorker {
 
   // Closes every endpoint (flush mode: each peer's receiving worker must be progressed until
   // the close completes) and releases the remote keys; the worker stays, still progressable.
+  // A close that does not complete within kCloseLimitMs (the peer died, or its connection was
+  // reset) is abandoned with a warning: finalize must not hang on a peer that is gone.
+  static constexpr unsigned kCloseLimitMs = 10'000;
   void close_endpoints() noexcept;
   // close_endpoints(), then destroys the worker.
   void close() noexcept;

@@ -7,6 +7,7 @@
 
 #include "ctx/context.hpp"
 #include "rma/rma.hpp"
+#include "rma/store_message.hpp"
 #include "runtime.hpp"
 #include "team/team.hpp"
 #include "wait.hpp"
@@ -56,43 +57,45 @@ void Channel::put_strided(void *dest, const void *source, std::ptrdiff_t dest_st
                    elem_size, world_pe(peer), routine_);
 }
 
-void Channel::write_counter(std::uint64_t *counter_here, std::uint64_t value, int peer) noexcept {
+void Channel::signal(std::uint64_t *counter_here, std::uint64_t value, int peer, void *dest,
+                     const void *source, std::size_t bytes) noexcept {
   const int pe = world_pe(peer);
-  const rma::Target t = rma::resolve(counter_here, sizeof value, pe, routine_);
-  if (t.direct) {
-    __atomic_store_n(reinterpret_cast<std::uint64_t *>(t.direct), value, __ATOMIC_RELEASE);
-  } else {
-    // Two writes of one counter (grants in a row) must not overtake each other in UCX.
-    if (shoal_ctx_default.worker->fence() != Status::ok)
-      fatal(fmt::format("{}: ordering a collective's signal failed in UCX", routine_));
-    // A counter needs no remote completion of its own: the fence before the next one orders
-    // them, and the peer waits for it anyway. So it leaves the context's "handed to UCX" mark
-    // as it was, and the next notify() flushes only when data went through UCX meanwhile
-    // (otherwise every step of a collective would pay a round trip for the previous counter).
-    // Completion still comes at the next flush of the worker (a quiet, finalize).
-    const bool data_pending = shoal_ctx_default.ucx_pending.load(std::memory_order_relaxed);
-    rma::put(&shoal_ctx_default, counter_here, &value, sizeof value, pe, routine_);
-    if (!data_pending && !shoal_ctx_default.worker->thread_safe())
-      shoal_ctx_default.ucx_pending.store(false, std::memory_order_relaxed);
+  const rma::Target counter = rma::resolve(counter_here, sizeof value, pe, routine_);
+  // Small data for a peer reached through UCX travels in the counter's own message.
+  const bool in_message = bytes != 0 && counter.direct == nullptr &&
+                          bytes <= rma::kStoreMessageMaxBytes && mapped(dest, peer) == nullptr;
+  if (bytes != 0 && !in_message) put(dest, source, bytes, peer);
+  // Everything put to peer before must be visible there before the counter moves. Mapped
+  // copies are ordered by the release store. Transfers handed to UCX for peer alone are
+  // ordered by the fence before the counter's message on the same endpoint (UCP performs what
+  // was issued on an endpoint before a fence before what is issued after it). Transfers to
+  // other PEs as well are completed first (a PE notified later through a third one must find
+  // them in place), and so is anything handed to UCX before a counter stored directly.
+  if (ucx_data_to_ != kNoUcxData && (ucx_data_to_ != peer || counter.direct != nullptr))
+    rma::quiet(&shoal_ctx_default, routine_);
+  ucx_data_to_ = kNoUcxData;
+  if (counter.direct != nullptr) {
+    __atomic_store_n(reinterpret_cast<std::uint64_t *>(counter.direct), value, __ATOMIC_RELEASE);
+    return;
   }
+  // One active message sets the counter (after copying the data it carries): no reply, where a
+  // put over TCP would be acknowledged. The fence also keeps two counters in a row in order.
+  if (shoal_ctx_default.worker->fence() != Status::ok)
+    fatal(fmt::format("{}: ordering a collective's signal failed in UCX", routine_));
+  rma::put_then_store(in_message ? dest : nullptr, source, in_message ? bytes : 0, counter_here,
+                      value, pe, routine_);
 }
 
 void Channel::wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept {
   wait_until(g_runtime->worker, [&] { return __atomic_load_n(counter, __ATOMIC_ACQUIRE) >= value; });
 }
 
-void Channel::notify(int peer) noexcept {
+void Channel::notify(int peer) noexcept { send(nullptr, nullptr, 0, peer); }
+
+void Channel::send(void *dest, const void *source, std::size_t bytes, int peer) noexcept {
   Slot &s = team_.channel_slot();
-  // Everything put to peer before must be visible there before the counter moves. Mapped
-  // copies are ordered by the release store. Transfers handed to UCX to peer alone are
-  // ordered by the worker fence that precedes the counter's put on the same endpoint (UCP
-  // performs what was issued on an endpoint before a fence before what is issued after it).
-  // Data handed to UCX for other PEs as well is completed first: a PE notified later through
-  // a third one must find it in place.
-  if (ucx_data_to_ != kNoUcxData && ucx_data_to_ != peer) rma::quiet(&shoal_ctx_default, routine_);
-  ucx_data_to_ = kNoUcxData;
   const int to = team_.slot_index(peer);
-  write_counter(&s.arrived[team_.slot_index(rank_)], ++s.sent[to], peer);
+  signal(&s.arrived[team_.slot_index(rank_)], ++s.sent[to], peer, dest, source, bytes);
 }
 
 void Channel::await(int peer) noexcept {
@@ -126,7 +129,7 @@ void Channel::grant(int peer) noexcept {
   // Our reads of the buffer being released are done: they happened before this store.
   std::atomic_thread_fence(std::memory_order_seq_cst);
   const int to = team_.slot_index(peer);
-  write_counter(&s.granted[team_.slot_index(rank_)], ++s.grants_out[to], peer);
+  signal(&s.granted[team_.slot_index(rank_)], ++s.grants_out[to], peer, nullptr, nullptr, 0);
 }
 
 void Channel::await_grant(int peer) noexcept {

@@ -64,11 +64,9 @@ class Channel {
   // endpoint fence before the counter orders it (one message, no round trip); otherwise the
   // data is completed first (a quiet).
   void notify(int peer) noexcept;
-  // put + notify.
-  void send(void *dest, const void *source, std::size_t bytes, int peer) noexcept {
-    put(dest, source, bytes, peer);
-    notify(peer);
-  }
+  // put + notify; across nodes, up to rma::kStoreMessageMaxBytes of data and the counter go
+  // in one message.
+  void send(void *dest, const void *source, std::size_t bytes, int peer) noexcept;
   // Waits for the next notification from peer; the data put before it is then visible here.
   void await(int peer) noexcept;
 
@@ -88,7 +86,11 @@ class Channel {
   void await_grant(int peer) noexcept;
 
  private:
-  void write_counter(std::uint64_t *counter_here, std::uint64_t value, int peer) noexcept;
+  // Sets peer's copy of the counter at counter_here (a symmetric address) to value, after
+  // `bytes` from source (possibly none) are in place at peer's dest and every put before is
+  // visible there.
+  void signal(std::uint64_t *counter_here, std::uint64_t value, int peer, void *dest,
+              const void *source, std::size_t bytes) noexcept;
   void wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept;
 
   // Which team PE the puts handed to UCX since the last notify went to: kNoUcxData, one PE,

@@ -6,6 +6,7 @@
 
 #include "collectives/slots.hpp"
 #include "ctx/context.hpp"
+#include "rma/store_message.hpp"
 #include "team/team.hpp"
 #include "log/log.hpp"
 
@@ -59,9 +60,13 @@ bool Runtime::start(int requested_thread_level, std::string &error) {
     return fail(error, "cannot start: creating the UCX worker failed");
   // The progress thread and waiting application threads take turns on the receiving worker
   // (see InboundLease): serialized, never at once.
-  if (config.progress_thread && (target_worker.init(ucx, Threads::serialized, n_pes) != Status::ok ||
-                                 progress.start(target_worker) != Status::ok))
+  if (config.progress_thread && target_worker.init(ucx, Threads::serialized, n_pes) != Status::ok)
     return fail(error, "cannot start: creating the progress thread's worker failed");
+  if (rma::accept_store_messages(config.progress_thread ? target_worker : worker, *this) !=
+      Status::ok)
+    return fail(error, "cannot start: installing the UCX active-message handler failed");
+  if (config.progress_thread && progress.start(target_worker) != Status::ok)
+    return fail(error, "cannot start: the progress thread failed to start");
   if (!setup_memory(error) || !exchange_and_connect(error)) return false;
 
   shoal_ctx_default.worker = &worker;

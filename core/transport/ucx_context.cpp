@@ -16,7 +16,8 @@ Status UcxContext::init(int expected_peers) {
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS |
                       UCP_PARAM_FIELD_MT_WORKERS_SHARED;
-  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_WAKEUP;
+  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM |
+                    UCP_FEATURE_WAKEUP;
   params.estimated_num_eps = static_cast<size_t>(expected_peers);
   // Workers of this context run on different threads (the progress thread's, contexts of
   // other threads), so the context's shared resources need their lock.

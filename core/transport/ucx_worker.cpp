@@ -145,6 +145,26 @@ Status UcxWorker::wait_in_flight() noexcept {
   return result;
 }
 
+Status UcxWorker::set_am_handler(unsigned id, ucp_am_recv_callback_t handler,
+                                 void *arg) noexcept {
+  ucp_am_handler_param_t param{};
+  param.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
+                     UCP_AM_HANDLER_PARAM_FIELD_ARG;
+  param.id = id;
+  param.cb = handler;
+  param.arg = arg;
+  return from_ucs(ucp_worker_set_am_recv_handler(worker_, &param), "ucp_worker_set_am_recv_handler");
+}
+
+Status UcxWorker::am_send(int pe, unsigned id, const void *header, std::size_t header_bytes,
+                          const void *data, std::size_t bytes) noexcept {
+  ucp_request_param_t param{};
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  param.flags = UCP_AM_SEND_FLAG_EAGER;
+  return wait(ucp_am_send_nbx(peers_[pe].ep, id, header, header_bytes, data, bytes, &param),
+              "ucp_am_send_nbx");
+}
+
 Status UcxWorker::flush() noexcept {
   const Status in_flight = wait_in_flight();
   ucp_request_param_t param{};
@@ -168,8 +188,8 @@ void UcxWorker::close_endpoints() noexcept {
       // is in flight; the peer completes it while it progresses its receiving worker (force
       // mode would need peer error handling).
       ucp_request_param_t param{};
-      if (wait(ucp_ep_close_nbx(peer.ep, &param), "ucp_ep_close_nbx") != Status::ok)
-        SMA_LOG_WARN("ucx", "closing an endpoint failed; continuing");
+      if (wait(ucp_ep_close_nbx(peer.ep, &param), "ucp_ep_close_nbx", kCloseLimitMs) != Status::ok)
+        SMA_LOG_WARN("ucx", "closing the endpoint to PE {} failed; continuing", pe);
       peer.ep = nullptr;
     }
   }

@@ -57,6 +57,14 @@ class UcxWorker {
   // completes; release_reply() returns it when the operation completed at once or failed.
   std::uint64_t *reply_word();
   void release_reply(std::uint64_t *word) noexcept;
+  // Active messages. set_am_handler() installs the function that runs for messages `id`
+  // arriving at this worker (in whichever thread progresses it); install it before any peer
+  // can send. am_send() sends one to PE pe's receiving worker through the eager protocol (the
+  // handler sees the data in place, never a rendezvous) and returns once header and data may
+  // be reused; no remote completion, no reply.
+  Status set_am_handler(unsigned id, ucp_am_recv_callback_t handler, void *arg) noexcept;
+  Status am_send(int pe, unsigned id, const void *header, std::size_t header_bytes,
+                 const void *data, std::size_t bytes) noexcept;
   // Completes every operation issued on this worker (remote completion).
   Status flush() noexcept;
   // Orders operations issued before against those issued after.

@@ -1,0 +1,86 @@
+#include "rma/store_message.hpp"
+
+#include <spdlog/fmt/fmt.h>
+
+#include <cstring>
+
+#include "log/log.hpp"
+#include "rma/rma.hpp"
+#include "runtime.hpp"
+
+namespace shoal::rma {
+namespace {
+
+// The active message id; UCX ids are per worker and Shoal sends no other.
+constexpr unsigned kStoreMessageId = 1;
+
+// Places are symmetric: a segment and an offset in it, the same on every PE.
+struct Header {
+  std::uint64_t dest_offset, word_offset, value;
+  std::uint32_t dest_segment, word_segment;
+};
+
+std::uint64_t offset_in(const Runtime &rt, const void *addr, int segment) noexcept {
+  const auto a = reinterpret_cast<std::uintptr_t>(addr);
+  return a - (segment == kHeapSegment ? rt.heap_base : rt.data_base);
+}
+
+// This PE's address of [offset, offset + bytes) in segment, or null when out of it.
+std::byte *local_place(const Runtime &rt, std::uint32_t segment, std::uint64_t offset,
+                       std::size_t bytes) noexcept {
+  const std::uintptr_t base = segment == kHeapSegment ? rt.heap_base : rt.data_base;
+  const std::size_t size = segment == kHeapSegment ? rt.heap_size : rt.data_size;
+  if (segment >= kSegmentCount || offset > size || bytes > size - offset) return nullptr;
+  return reinterpret_cast<std::byte *>(base + offset);
+}
+
+ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_bytes,
+                              void *data, std::size_t bytes,
+                              const ucp_am_recv_param_t *param) {
+  const auto &rt = *static_cast<const Runtime *>(arg);
+  Header h;
+  std::byte *dest = nullptr;
+  std::byte *word = nullptr;
+  const bool whole = header_bytes == sizeof h && !(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV);
+  if (whole) {
+    std::memcpy(&h, header, sizeof h);
+    dest = local_place(rt, h.dest_segment, h.dest_offset, bytes);
+    word = local_place(rt, h.word_segment, h.word_offset, sizeof h.value);
+  }
+  if (!whole || (bytes != 0 && dest == nullptr) || word == nullptr) {
+    // Only a peer running another build of Shoal could send this.
+    SMA_LOG_ERROR("rma", "pe {}: dropped a malformed signal message ({} header bytes, {} data "
+                         "bytes)", rt.my_pe, header_bytes, bytes);
+    return UCS_OK;
+  }
+  if (bytes != 0) std::memcpy(dest, data, bytes);
+  __atomic_store_n(reinterpret_cast<std::uint64_t *>(word), h.value, __ATOMIC_RELEASE);
+  return UCS_OK;
+}
+
+}  // namespace
+
+Status accept_store_messages(ucx::UcxWorker &receiver, Runtime &runtime) noexcept {
+  return receiver.set_am_handler(kStoreMessageId, on_store_message, &runtime);
+}
+
+void put_then_store(void *dest, const void *source, std::size_t bytes, std::uint64_t *word,
+                    std::uint64_t value, int pe, const char *routine) noexcept {
+  const Runtime &rt = *g_runtime;
+  Header h{};
+  if (bytes != 0) {
+    const Target d = resolve(dest, bytes, pe, routine);
+    h.dest_segment = static_cast<std::uint32_t>(d.segment);
+    h.dest_offset = offset_in(rt, dest, d.segment);
+  }
+  const Target w = resolve(word, sizeof value, pe, routine);
+  h.word_segment = static_cast<std::uint32_t>(w.segment);
+  h.word_offset = offset_in(rt, word, w.segment);
+  h.value = value;
+  if (shoal_ctx_default.worker->am_send(pe, kStoreMessageId, &h, sizeof h, source, bytes) !=
+      Status::ok)
+    fatal(fmt::format("{}: the signal message to PE {} failed in UCX (see the message above)",
+                      routine, pe));
+}
+
+}  // namespace shoal::rma

@@ -1,0 +1,34 @@
+// A put and a signal in one network message: bytes for a symmetric object of a PE on another
+// node, then a 64-bit word there (a collective's notification counter) set with release order,
+// carried by one UCX active message. The receiving worker copies the bytes and sets the word
+// while it progresses, so the receiver sees the word change only after the bytes are in place,
+// and nothing comes back: a put over TCP costs a second message (UCX acknowledges every
+// emulated put), this costs one.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "status.hpp"
+#include "transport/ucx_worker.hpp"
+
+namespace shoal {
+struct Runtime;
+}
+
+namespace shoal::rma {
+
+// Largest payload put_then_store() carries; larger data goes as a put before it.
+inline constexpr std::size_t kStoreMessageMaxBytes = 8 * 1024;
+
+// Installs the receiving side on the worker other PEs send to (before they can).
+Status accept_store_messages(ucx::UcxWorker &receiver, Runtime &runtime) noexcept;
+
+// Sends `bytes` (at most kStoreMessageMaxBytes, possibly 0) from `source` to the symmetric
+// address `dest` of world PE pe, then `value` into the symmetric 64-bit word `word` there, on
+// the default context's worker. Ordered after what that worker issued to pe before a fence;
+// returns once `source` may be reused. Errors end the job, naming `routine`.
+void put_then_store(void *dest, const void *source, std::size_t bytes, std::uint64_t *word,
+                    std::uint64_t value, int pe, const char *routine) noexcept;
+
+}  // namespace shoal::rma

@@ -85,12 +85,14 @@ class Channel {
   void grant(int peer) noexcept;
   void await_grant(int peer) noexcept;
 
- private:
-  // Sets peer's copy of the counter at counter_here (a symmetric address) to value, after
-  // `bytes` from source (possibly none) are in place at peer's dest and every put before is
-  // visible there.
-  void signal(std::uint64_t *counter_here, std::uint64_t value, int peer, void *dest,
+  // The general form of send(): copies `bytes` from source (possibly none) to the symmetric
+  // address dest of peer, then sets the 64-bit symmetric word at word_here there to value
+  // with release order, after everything put to peer before is visible there. Across nodes,
+  // data up to rma::kStoreMessageMaxBytes and the word travel in one message.
+  void signal(std::uint64_t *word_here, std::uint64_t value, int peer, void *dest,
               const void *source, std::size_t bytes) noexcept;
+
+ private:
   void wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept;
 
   // Which team PE the puts handed to UCX since the last notify went to: kNoUcxData, one PE,

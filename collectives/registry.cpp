@@ -41,7 +41,8 @@ const char *const kKeys[] = {
 // sizes (bench/coll_bench.c); the bandwidth-oriented ones only pay off on larger teams.
 const char *const kAutoRules[] = {
     "dissemination",                                              // barrier
-    // broadcast; cache_line and direct only where every heap is mapped (one node)
+    // broadcast; direct only where every heap is mapped (one node), cache_line there or in
+    // teams of up to 8 PEs
     "cache_line,direct,binomial:bytes<=512k,scatter_allgather:pes>4,binomial",
     // reduce; the same
     "cache_line,direct:pes<=2&bytes>4k,direct:bytes>64k,mailbox,recursive_doubling:bytes<=64k,"

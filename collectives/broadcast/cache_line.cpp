@@ -1,7 +1,8 @@
-// On-node broadcast of at most kLinePayload (56) bytes through cache lines (cache_lines.hpp): the
-// root stores the message and its sequence number into one line per reader, in the reader's
-// slot, and returns; each reader waits for the sequence number in its own line and copies the
-// message out -- one cache-line transfer from root to reader, no credits, no round trips.
+// Broadcast of at most kLinePayload (56) bytes through cache lines (cache_lines.hpp): the root
+// stores the message and its sequence number into one line per reader, in the reader's slot,
+// and returns; each reader waits for the sequence number in its own line and copies the message
+// out -- one cache-line transfer from root to reader on the node, one message (Channel::signal)
+// to a reader on another node; no credits, no round trips.
 //
 // A broadcast is one-directional, so the root must know a reader is done with a line before it
 // writes that line again: every reader acknowledges each message in a line of its own in the
@@ -10,7 +11,8 @@
 // after its stores, once every few calls, and learns then about every message read so far, so
 // it almost never waits for one and never on the readers' critical path.
 //
-// Needs args.direct (every team PE's heap mapped here); teams with PEs of slot index kBoxPeers
+// The root sends n - 1 messages, so across nodes it serves teams of up to kMaxNetworkTeam PEs
+// (on the node, where a message is a store, any team); teams with PEs of slot index kBoxPeers
 // and above (only in larger jobs) have no lines and run binomial.
 #include <cstring>
 
@@ -25,7 +27,11 @@ extern const Algorithm broadcast_binomial;
 
 namespace {
 
-bool applies(int, const Args &a) { return a.direct && a.bytes() <= kLinePayload; }
+constexpr int kMaxNetworkTeam = 8;
+
+bool applies(int n_pes, const Args &a) {
+  return a.bytes() <= kLinePayload && (a.direct || n_pes <= kMaxNetworkTeam);
+}
 
 void run(Channel &ch, const Args &a) {
   if (!lines::available(ch)) return broadcast_binomial.run(ch, a);
@@ -40,8 +46,11 @@ void run(Channel &ch, const Args &a) {
     lines::wait_for(lines::seq_of(line), seq);
     std::memcpy(a.dest, line, bytes);
     // Done with the line: the root may write it again.
-    __atomic_store_n(lines::seq_of(ch.mapped(lines::local(s, mine, lines::kAck), a.root)), seq,
-                     __ATOMIC_RELEASE);
+    std::byte *ack = lines::local(s, mine, lines::kAck);
+    if (std::byte *mapped = ch.mapped(ack, a.root))
+      __atomic_store_n(lines::seq_of(mapped), seq, __ATOMIC_RELEASE);
+    else
+      ch.signal(lines::seq_of(ack), seq, a.root, nullptr, nullptr, 0);
     return;
   }
 
@@ -54,7 +63,11 @@ void run(Channel &ch, const Args &a) {
       lines::wait_for(ack, seq - kBcastLines);
       s.bcasts_acked[ri] = lines::load(ack);
     }
-    lines::write(ch.mapped(lines::bcast(s, mine, seq), r), a.source, bytes, seq);
+    std::byte *line = lines::bcast(s, mine, seq);
+    if (std::byte *mapped = ch.mapped(line, r))
+      lines::write(mapped, a.source, bytes, seq);
+    else
+      ch.signal(lines::seq_of(line), seq, r, line, a.source, bytes);
   }
   if (a.dest != a.source) std::memmove(a.dest, a.source, bytes);
   // Look ahead, off the readers' path: when the next message would reuse a line whose reading
@@ -72,8 +85,8 @@ void run(Channel &ch, const Args &a) {
 extern const Algorithm broadcast_cache_line;
 const Algorithm broadcast_cache_line = {
     "cache_line", Collective::broadcast,
-    "on one node, up to 56 B: the root stores message and sequence number into one cache line "
-    "per reader, one transfer",
+    "up to 56 B: the root stores message and sequence number into one cache line per reader "
+    "(one message across nodes, teams of up to 8 then), one transfer",
     applies, run};
 
 }  // namespace shoal::coll

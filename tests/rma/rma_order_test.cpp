@@ -185,16 +185,18 @@ TEST(Quiet, CompletesNbiGets) {
 }
 
 // Quiet makes puts visible to *all* PEs: PE i puts data on PE i+1, quiets, then raises a
-// flag on PE i+2, which reads the data from PE i+1 with a get.
+// flag on PE i+2, which reads the data from PE i+1 with a get. Sizes rotate between small
+// puts (which a quiet completes with a get per PE) and a large one (which it flushes).
 TEST(Quiet, VisibleToThirdPe) {
   SHOAL_REQUIRE_MIN_NPES(3);
   const int n = npes();
-  const std::size_t len = 100000;
-  SymArray<unsigned char> data(len);
+  const std::size_t lens[] = {8, 4096, 100000};
+  SymArray<unsigned char> data(lens[2]);
   SymArray<long> flag(1);
   SHOAL_ASSERT_ALL_PES(data && flag);
-  std::vector<unsigned char> src(len), got(len);
-  for (int round = 1; round <= 20; ++round) {
+  std::vector<unsigned char> src(lens[2]), got(lens[2]);
+  for (int round = 1; round <= 30; ++round) {
+    const std::size_t len = lens[round % 3];
     flag[0] = 0;
     std::memset(data.get(), 0, len);
     shmem_barrier_all();
@@ -208,6 +210,37 @@ TEST(Quiet, VisibleToThirdPe) {
     const int holder = (me() + n - 1) % n;
     shmem_getmem(got.data(), data.get(), len, holder);
     EXPECT_TRUE(check_range("data put by PE i on PE i+1, read by PE i+2", got.data(), 0, len,
+                            [&](std::size_t i) { return fill_value<unsigned char>(origin, i + round); }))
+        << "round " << round;
+    shmem_barrier_all();
+  }
+}
+
+// The same through a long queue of small puts (a quiet completes small puts with one get per
+// PE, which must not overtake them): 256 puts of 4 KiB to PE i+1, quiet, then the flag on PE
+// i+2, which must find all of them on PE i+1.
+TEST(Quiet, ManySmallPutsVisibleToThirdPe) {
+  SHOAL_REQUIRE_MIN_NPES(3);
+  const int n = npes();
+  constexpr std::size_t kPiece = 4096, kPieces = 256, kLen = kPiece * kPieces;
+  SymArray<unsigned char> data(kLen);
+  SymArray<long> flag(1);
+  SHOAL_ASSERT_ALL_PES(data && flag);
+  std::vector<unsigned char> src(kLen), got(kLen);
+  for (int round = 1; round <= 6; ++round) {
+    flag[0] = 0;
+    std::memset(data.get(), 0, kLen);
+    shmem_barrier_all();
+    for (std::size_t i = 0; i < kLen; ++i) src[i] = fill_value<unsigned char>(me(), i + round);
+    for (std::size_t k = 0; k < kPieces; ++k)
+      shmem_putmem_nbi(data.get() + k * kPiece, src.data() + k * kPiece, kPiece, (me() + 1) % n);
+    shmem_quiet();
+    shmem_long_p(flag.get(), round, (me() + 2) % n);
+    shmem_quiet();
+    ASSERT_TRUE(wait_for_value<long>(flag.get(), round)) << "round " << round;
+    const int origin = (me() + n - 2) % n;
+    shmem_getmem(got.data(), data.get(), kLen, (me() + n - 1) % n);
+    EXPECT_TRUE(check_range("small puts by PE i on PE i+1, read by PE i+2", got.data(), 0, kLen,
                             [&](std::size_t i) { return fill_value<unsigned char>(origin, i + round); }))
         << "round " << round;
     shmem_barrier_all();

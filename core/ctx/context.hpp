@@ -6,7 +6,6 @@
 #pragma once
 
 #include <atomic>
-#include <cstdint>
 #include <memory>
 
 #include "transport/ucx_worker.hpp"
@@ -18,14 +17,6 @@ struct shoal_ctx {
   // Set before an operation is handed to UCX, cleared by quiet: a quiet with nothing handed to
   // UCX since the last one (on-node traffic only) skips the flush.
   std::atomic<bool> ucx_pending{false};
-  // The PEs small puts went to through UCX since the last quiet, when that is all that was
-  // handed to UCX (gets and tracked requests aside): a quiet then completes them with a fence
-  // and one small get per PE, one round trip, instead of a worker flush (two over TCP, where
-  // UCX acknowledges each put before its flush ends). -1: something else, flush.
-  static constexpr int kQuietByGetPes = 4;
-  int put_pes[kQuietByGetPes] = {};
-  int n_put_pes = 0;
-  std::uint64_t quiet_words[kQuietByGetPes] = {};  // where those gets land
   long options = 0;
   shoal_team *team = nullptr;
   std::unique_ptr<shoal::ucx::UcxWorker> own_worker;  // null for the default, and without progress thread

@@ -52,27 +52,9 @@ class RequestWindow {
   ucs_status_ptr_t requests_[kWindow];
 };
 
-// Notes a put for quiet_ucx: up to shoal_ctx::kQuietByGetPes PEs of small puts can be completed
-// by a get each; anything else needs the flush.
-void note_put(shoal_ctx *ctx, std::size_t bytes, int pe) noexcept {
-  if (ctx->n_put_pes < 0) return;
-  if (bytes > kQuietByGetMaxBytes || ctx->worker->thread_safe()) {
-    ctx->n_put_pes = -1;
-    return;
-  }
-  for (int i = 0; i < ctx->n_put_pes; ++i)
-    if (ctx->put_pes[i] == pe) return;
-  if (ctx->n_put_pes == shoal_ctx::kQuietByGetPes) {
-    ctx->n_put_pes = -1;
-    return;
-  }
-  ctx->put_pes[ctx->n_put_pes++] = pe;
-}
-
 ucs_status_ptr_t ucx_put(shoal_ctx *ctx, const void *source, std::size_t bytes, const Target &t,
                          int pe) noexcept {
   ctx->ucx_pending.store(true, std::memory_order_relaxed);
-  note_put(ctx, bytes, pe);
   ucp_request_param_t param{};
   return ucp_put_nbx(ctx->worker->ep(pe), source, bytes, t.remote,
                      ctx->worker->rkey(pe, t.segment), &param);
@@ -259,38 +241,8 @@ void quiet_ucx(shoal_ctx *ctx, const char *routine) noexcept {
   // SHMEM_THREAD_MULTIPLE another thread's quiet may clear the flag before this thread's
   // transfers are covered by a flush, so thread-safe workers always flush.
   const bool pending = ctx->ucx_pending.exchange(false, std::memory_order_acq_rel);
-  const int put_pes = ctx->n_put_pes;
-  ctx->n_put_pes = 0;
-  if (!pending && !ctx->worker->thread_safe()) return;
-  const Status s = put_pes >= 0 && !ctx->worker->thread_safe()
-                       ? complete_by_gets(ctx, put_pes)
-                       : ctx->worker->flush();
-  if (s != Status::ok)
+  if ((pending || ctx->worker->thread_safe()) && ctx->worker->flush() != Status::ok)
     fatal(fmt::format("{}: completing outstanding transfers failed in UCX", routine));
-}
-
-Status complete_by_gets(shoal_ctx *ctx, int n_pes) noexcept {
-  ucx::UcxWorker &w = *ctx->worker;
-  // Requests first (nonblocking gets, AMOs): UCX 1.13 may finish a flush while some are queued,
-  // and the same holds here.
-  if (Status s = w.wait_in_flight(); s != Status::ok) return s;
-  if (n_pes == 0) return Status::ok;
-  // UCP performs what was issued on an endpoint before a fence before what is issued after, so
-  // a get answered by the target shows it has performed every put before it.
-  if (Status s = w.fence(); s != Status::ok) return s;
-  ucs_status_ptr_t gets[shoal_ctx::kQuietByGetPes];
-  for (int i = 0; i < n_pes; ++i) {
-    const int pe = ctx->put_pes[i];
-    ucp_request_param_t param{};
-    gets[i] = ucp_get_nbx(w.ep(pe), &ctx->quiet_words[i], sizeof ctx->quiet_words[i],
-                          g_runtime->peers[static_cast<std::size_t>(pe)].base[kHeapSegment],
-                          w.rkey(pe, kHeapSegment), &param);
-  }
-  Status result = Status::ok;
-  for (int i = 0; i < n_pes; ++i)
-    if (Status s = w.wait(gets[i], "ucp_get_nbx (quiet)"); s != Status::ok && result == Status::ok)
-      result = s;
-  return result;
 }
 
 void fence(shoal_ctx *ctx, const char *routine) noexcept {

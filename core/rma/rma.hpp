@@ -148,13 +148,8 @@ void get_strided(shoal_ctx *ctx, void *dest, const void *source, std::ptrdiff_t 
                  std::ptrdiff_t source_stride, std::size_t block_elems, std::size_t nblocks,
                  std::size_t elem_size, int pe, const char *routine) noexcept;
 
-// The full path of quiet: completes what the context handed to UCX, by a fence and a small get
-// per PE when only small puts to a few PEs are outstanding, else by flushing the worker.
+// The full path of quiet: flushes the context's UCX worker.
 void quiet_ucx(shoal_ctx *ctx, const char *routine) noexcept;
-// Puts of up to this many bytes can be completed by a get (see shoal_ctx::put_pes).
-inline constexpr std::size_t kQuietByGetMaxBytes = 8 * 1024;
-// The get-based completion of quiet_ucx for ctx->put_pes[0, n_pes).
-Status complete_by_gets(shoal_ctx *ctx, int n_pes) noexcept;
 
 // Completes every put and get this context issued (shmem_quiet). Stores to mapped memory become
 // visible in program order; the fence keeps the compiler and the CPU from moving them past this

@@ -65,8 +65,6 @@ class UcxWorker {
   Status set_am_handler(unsigned id, ucp_am_recv_callback_t handler, void *arg) noexcept;
   Status am_send(int pe, unsigned id, const void *header, std::size_t header_bytes,
                  const void *data, std::size_t bytes) noexcept;
-  // Waits for every tracked request.
-  Status wait_in_flight() noexcept;
   // Completes every operation issued on this worker (remote completion).
   Status flush() noexcept;
   // Orders operations issued before against those issued after.
@@ -102,6 +100,8 @@ class UcxWorker {
   std::mutex in_flight_mutex_;
   // Releases the requests that have completed; returns the first failure among them.
   Status reap_completed() noexcept;
+  // Waits for every tracked request.
+  Status wait_in_flight() noexcept;
 };
 
 }  // namespace shoal::ucx

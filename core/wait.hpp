@@ -62,7 +62,9 @@ class Backoff {
 // worker (the thread is off duty while the PE waits), and 256 polls are 10-15 us, more than a
 // network round trip.
 inline constexpr int kQuickPolls = 256;
-inline constexpr unsigned kSendingWorkerEvery = 4;
+// A wait progresses the worker that what it waits for arrives on every round and, when the PE
+// has two (a progress thread owns the receiving one), the other every kOtherWorkerEvery.
+inline constexpr unsigned kOtherWorkerEvery = 4;
 // kQuickPolls when every PE of the job is on this node and it has a CPU for each, otherwise 0.
 int quick_polls() noexcept;
 
@@ -76,8 +78,8 @@ void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
   ucx::InboundLease inbound;  // serve other PEs' operations on this PE while waiting
   // What we wait for arrives at the receiving worker; with a progress thread that is a worker
   // of its own, and this PE's sending worker (which only completes what it sent) is
-  // progressed every kSendingWorkerEvery rounds: each pass over a TCP worker is a system call.
-  const unsigned every = ucx::ProgressThread::running() ? kSendingWorkerEvery : 1;
+  // progressed every kOtherWorkerEvery rounds: each pass over a TCP worker is a system call.
+  const unsigned every = ucx::ProgressThread::running() ? kOtherWorkerEvery : 1;
   for (unsigned round = 0; !done(); ++round) {
     unsigned events = inbound.progress();
     if (round % every == 0) events += worker.progress();

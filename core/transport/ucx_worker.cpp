@@ -63,7 +63,11 @@ Status UcxWorker::wait(ucs_status_ptr_t request, const char *what, unsigned limi
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limit_ms);
   for (unsigned round = 1; (status = ucp_request_check_status(request)) == UCS_INPROGRESS;
        ++round) {
-    if (progress() + inbound.progress() != 0) backoff.reset();
+    // What we wait for completes on this worker; other PEs' operations on this PE are served
+    // every kOtherWorkerEvery rounds (each pass over a TCP worker is a system call).
+    unsigned events = progress();
+    if (round % kOtherWorkerEvery == 0) events += inbound.progress();
+    if (events != 0) backoff.reset();
     else backoff.idle();
     if (limit_ms != 0 && round % 1024 == 0 && std::chrono::steady_clock::now() > deadline) {
       ucp_request_free(request);

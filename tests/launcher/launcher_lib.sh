@@ -74,9 +74,18 @@ check_clean() {
   for path in "${JOB_SHM[@]}"; do
     [ ! -e "$path" ] || fail "shared memory $path of the job outlived it"
   done
-  [ ${#JOB_SYSV[@]} -eq 0 ] || left=$(ipcs -m | awk 'NR == FNR {job[$1]; next} $2 in job {print $2}' \
-    <(printf '%s\n' "${JOB_SYSV[@]}") -)
-  [ -z "$left" ] || fail "System V segments of the job outlived it: $left"
+  # A segment goes when the last process detaches, in that process's exit, which a loaded
+  # machine (sanitizer builds, -j4) may not have finished when oshrun reports the job over:
+  # give it up to 5 s, far less than a leaked segment would last.
+  local tries=50
+  while :; do
+    left=""
+    [ ${#JOB_SYSV[@]} -eq 0 ] || left=$(ipcs -m | awk 'NR == FNR {job[$1]; next} $2 in job {print $2}' \
+      <(printf '%s\n' "${JOB_SYSV[@]}") -)
+    [ -n "$left" ] && [ $((tries -= 1)) -gt 0 ] || break
+    sleep 0.1
+  done
+  [ -z "$left" ] || fail "System V segments of the job outlived it: $(echo $left)"
 }
 
 # Records the oshrun just started in the background ($!) as OSH_PID.

@@ -65,9 +65,12 @@ bool Runtime::start(int requested_thread_level, std::string &error) {
   if (rma::accept_store_messages(config.progress_thread ? target_worker : worker, *this) !=
       Status::ok)
     return fail(error, "cannot start: installing the UCX active-message handler failed");
+  if (!setup_memory(error)) return false;
+  // After the memory: starting the thread orders what setup_memory wrote (the segments' bounds,
+  // which the message handler reads) before anything the thread runs.
   if (config.progress_thread && progress.start(target_worker) != Status::ok)
     return fail(error, "cannot start: the progress thread failed to start");
-  if (!setup_memory(error) || !exchange_and_connect(error)) return false;
+  if (!exchange_and_connect(error)) return false;
 
   shoal_ctx_default.worker = &worker;
   shoal_ctx_default.team = &shoal_team_world;

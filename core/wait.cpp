@@ -22,15 +22,16 @@ bool oversubscribed() noexcept {
   return known != 0;
 }
 
-int quick_polls() noexcept {
+bool spans_nodes() noexcept {
   // -1: not known yet (before the bootstrap, a job is taken to be on one node).
   static int known = -1;
-  if (known >= 0) return known;
-  if (!g_runtime || !g_runtime->bootstrap) return oversubscribed() ? 0 : kQuickPolls;
+  if (known >= 0) return known != 0;
+  if (!g_runtime || !g_runtime->bootstrap) return false;
   const boot::Bootstrap &b = *g_runtime->bootstrap;
-  const bool one_node = static_cast<int>(b.local_peers().size()) == b.size();
-  known = one_node && !oversubscribed() ? kQuickPolls : 0;
-  return known;
+  known = static_cast<int>(b.local_peers().size()) < b.size() ? 1 : 0;
+  return known != 0;
 }
+
+int quick_polls() noexcept { return spans_nodes() || oversubscribed() ? 0 : kQuickPolls; }
 
 }  // namespace shoal

@@ -32,9 +32,12 @@ inline void cpu_relax() noexcept {
 // knows the PEs of the node).
 bool oversubscribed() noexcept;
 
+// Whether the job has PEs on other nodes (false until the bootstrap knows).
+bool spans_nodes() noexcept;
+
 class Backoff {
  public:
-  Backoff() noexcept : rounds_(oversubscribed() ? kSpinRounds : 0) {}
+  Backoff() noexcept : rounds_(first_round()) {}
 
   // Call after a round in which nothing happened.
   void idle() noexcept {
@@ -48,11 +51,21 @@ class Backoff {
       nanosleep(&nap, nullptr);
     }
   }
-  void reset() noexcept { rounds_ = oversubscribed() ? kSpinRounds : 0; }
+  void reset() noexcept { rounds_ = first_round(); }
 
  private:
   static constexpr unsigned kSpinRounds = 64;
+  // Across nodes a round's progress makes system calls (a pass over a TCP worker, about a
+  // microsecond), so 64 rounds would spin for ~100 us; yield after a few instead, which costs
+  // nothing when the CPU is free and gives it to another PE when it is not.
+  static constexpr unsigned kSpinRoundsAcrossNodes = 8;
   static constexpr unsigned kYieldRounds = 256;
+  // Where the count starts: past the spin when this node runs more PEs than CPUs (yield from
+  // the start), past most of it across nodes.
+  static unsigned first_round() noexcept {
+    if (oversubscribed()) return kSpinRounds;
+    return spans_nodes() ? kSpinRounds - kSpinRoundsAcrossNodes : 0;
+  }
   unsigned rounds_ = 0;
 };
 

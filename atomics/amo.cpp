@@ -68,7 +68,7 @@ void execute_full(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, i
     fatal(fmt::format("{}: the target {} is not aligned to its {}-byte type", routine, dest,
                       sizeof(Word)));
   const rma::Target t = rma::resolve(dest, sizeof(Word), pe, routine);
-  if (t.direct) {
+  if (t.direct && cpu_route(*g_runtime, pe)) {
     const Word old = cpu_execute(op, reinterpret_cast<Word *>(t.direct), value, compare);
     if (result) *result = old;
     return;

@@ -5,10 +5,12 @@
 // The atomicity rule. An AMO is atomic only against AMOs executed the same way on the same
 // object. Targets mapped into this process (this PE's memory, the heap or globals of a PE on
 // this node) use CPU atomic instructions; every other target goes through UCX, which on the
-// transports Debian's UCX offers here (shared memory, TCP) executes the operation in software
-// at the target, with the same CPU atomic instructions. So on-node CPU atomics and UCX atomics
-// are atomic against each other. A PE's AMO on itself never goes through UCX: UCX 1.13's
-// loopback loses fetching and/or/xor aimed at the caller.
+// transports without a device for atomics (shared memory, TCP) executes the operation in
+// software at the target, with the same CPU atomic instructions. So on-node CPU atomics and
+// UCX atomics are atomic against each other. Where a network device executes UCX's atomics,
+// the route in force (Runtime::amo_routing, SMA_AMO_ROUTE; transport/atomic_resources.hpp)
+// sends every AMO through UCX instead, mapped or not. A PE's AMO on itself goes through UCX only
+// then: UCX 1.13's loopback loses fetching and/or/xor aimed at the caller.
 #pragma once
 
 #include <cstdint>
@@ -49,6 +51,13 @@ inline Word cpu_execute(Op op, Word *p, Word value, Word compare) noexcept {
   return 0;
 }
 
+// Whether an AMO on world PE pe's mapped memory may be a CPU atomic instruction under the route
+// in force (see the atomicity rule above).
+inline bool cpu_route(const Runtime &rt, int world_pe) noexcept {
+  if (!rt.amo_routing.through_ucx) [[likely]] return true;
+  return world_pe == rt.my_pe && !rt.amo_routing.self_through_ucx;
+}
+
 // The full path: every check, then a CPU atomic on mapped memory or ucp_atomic_op_nbx.
 // `result` receives the previous value for fetching operations.
 template <typename Word>
@@ -64,13 +73,15 @@ extern template void execute_full<std::uint64_t>(shoal_ctx *, Op, void *, std::u
 
 // The operation on raw words. Inlined into every API entry point, where `op` is a constant: an
 // aligned target in the mapped heap or globals of a PE on this node is one CPU atomic
-// instruction. The nonblocking forms complete at once too (their result may be written before
+// instruction (on the CPU route). The nonblocking forms complete at once too (their result may be written before
 // the next quiet).
 template <typename Word>
 inline void execute(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe,
                     Word *result, const char *routine) noexcept {
   if (reinterpret_cast<std::uintptr_t>(dest) % sizeof(Word) == 0) [[likely]] {
-    if (std::byte *target = rma::mapped_memory(ctx, dest, sizeof(Word), pe)) [[likely]] {
+    // Mapped memory implies a running library and a context of the world team: pe is world.
+    std::byte *target = rma::mapped_memory(ctx, dest, sizeof(Word), pe);
+    if (target != nullptr && cpu_route(*g_runtime, pe)) [[likely]] {
       const Word old = cpu_execute(op, reinterpret_cast<Word *>(target), value, compare);
       if (result) *result = old;
       return;

@@ -6,7 +6,7 @@
 //   data and signal via UCX  -> ucp_worker_fence between the put and the signal AMO on the same
 //                               worker, so the transfer is not waited for;
 //   data via UCX, signal
-//   mapped here              -> (data in the data segment of a PE on this node, signal in its
+//   a CPU atomic here        -> (data in the data segment of a PE on this node, signal in its
 //                               heap) a UCX fence cannot order a later CPU store, so the put is
 //                               completed (quiet) before the signal is stored.
 #include "atomics/signal.hpp"
@@ -49,7 +49,7 @@ void put_signal(shoal_ctx *ctx, void *dest, const void *source, std::size_t byte
     rma::put(ctx, dest, source, bytes, pe, routine);
 
   if (bytes != 0 && data.direct == nullptr) {
-    if (sig.direct != nullptr)
+    if (sig.direct != nullptr && amo::cpu_route(*g_runtime, world))
       rma::quiet(ctx, routine);
     else if (ctx->worker->fence() != Status::ok)
       fatal(fmt::format("{}: ordering the data before the signal failed in UCX", routine));

@@ -24,6 +24,7 @@ struct SegmentInfo {
   std::uint64_t size[kSegmentCount];
   std::uint64_t data_shared_offset;  // where the shared part of the data segment starts
   std::uint64_t data_shared;         // 1 if it is in shared memory for the node's PEs to map
+  std::uint64_t device_atomics;      // 1 if a network device executes its UCX atomics
 };
 
 std::size_t page_round(std::size_t n) {
@@ -127,10 +128,12 @@ bool Runtime::exchange_and_connect(std::string &error) {
   std::vector<std::byte> address;
   ucx::UcxWorker &receiver = config.progress_thread ? target_worker : worker;
   if (receiver.address(address) != Status::ok) return fail(error, "cannot read the UCX worker address");
+  const bool device_atomics_here = ucx::describes_device_atomics(worker.description());
   const SegmentInfo mine{{heap_base, data_base},
                          {heap_size, data_size},
                          data_shared_offset,
-                         data_memory.base() != nullptr ? 1u : 0u};
+                         data_memory.base() != nullptr ? 1u : 0u,
+                         device_atomics_here ? 1u : 0u};
   if (b.put("shoal.addr", address.data(), address.size()) != Status::ok ||
       b.put("shoal.seg", &mine, sizeof mine) != Status::ok ||
       b.put("shoal.rkey0", regions[kHeapSegment].packed_rkey.data(),
@@ -141,6 +144,7 @@ bool Runtime::exchange_and_connect(std::string &error) {
     return fail(error, "cannot publish this PE's connection data through PMIx");
 
   const bool shared = config.shared_memory && b.local_peers().size() > 1;
+  bool device_atomics_in_job = device_atomics_here;
   peers.assign(static_cast<std::size_t>(n_pes), PeerView{});
   peer_heaps.resize(static_cast<std::size_t>(n_pes));
   peer_data.resize(static_cast<std::size_t>(n_pes));
@@ -160,6 +164,7 @@ bool Runtime::exchange_and_connect(std::string &error) {
       return fail(error, "cannot read the connection data of PE " + std::to_string(pe));
     SegmentInfo theirs;
     std::memcpy(&theirs, seg_bytes.data(), sizeof theirs);
+    device_atomics_in_job = device_atomics_in_job || theirs.device_atomics == 1;
     if (theirs.size[kHeapSegment] != heap_size)
       return fail(error, "PE " + std::to_string(pe) + " has a symmetric heap of " +
                              std::to_string(theirs.size[kHeapSegment]) + " bytes and this PE " +
@@ -191,6 +196,11 @@ bool Runtime::exchange_and_connect(std::string &error) {
       }
     }
   }
+  choose_amo_route(device_atomics_here, device_atomics_in_job);
+  if (amo_routing.self_through_ucx) {  // a device executes AMOs on this PE's memory too
+    peer_addresses[my_pe] = address;
+    peer_rkeys[my_pe] = {regions[kHeapSegment].packed_rkey, regions[kDataSegment].packed_rkey};
+  }
   if (connect_worker(worker) != Status::ok)
     return fail(error, "cannot connect the UCX endpoints to the other PEs");
   // Once every PE has mapped the heaps of its neighbours, the names are no longer needed.
@@ -200,9 +210,30 @@ bool Runtime::exchange_and_connect(std::string &error) {
   return true;
 }
 
+void Runtime::choose_amo_route(bool device_here, bool device_in_job) {
+  amo_routing = ucx::choose_amo_routing(config.amo_route, device_in_job);
+  if (config.amo_route == ucx::AmoRoute::cpu && device_in_job && my_pe == 0)
+    SMA_LOG_WARN("atomics", "{}=cpu while a network device executes UCX's atomics: AMOs of PEs "
+                            "on other nodes are not atomic against this node's CPU atomics on "
+                            "the same object",
+                 config.source_of("AMO_ROUTE"));
+  SMA_LOG_DEBUG("atomics", "AMO route: {} (device atomics here: {}, in the job: {})",
+                amo_route_summary(), device_here, device_in_job);
+}
+
+std::string Runtime::amo_route_summary() const {
+  const char *why = config.amo_route == ucx::AmoRoute::automatic ? "chosen by auto"
+                                                                 : "set by SMA_AMO_ROUTE";
+  if (!amo_routing.through_ucx)
+    return std::string("cpu: CPU atomics on the memory of this node's PEs, UCX to other nodes (") +
+           why + ")";
+  return std::string("ucx: every AMO through UCX") +
+         (amo_routing.self_through_ucx ? "" : ", except a PE's own memory") + " (" + why + ")";
+}
+
 Status Runtime::connect_worker(ucx::UcxWorker &w) {
   for (int pe = 0; pe < n_pes; ++pe) {
-    if (pe == my_pe) continue;
+    if (pe == my_pe && !amo_routing.self_through_ucx) continue;
     if (Status s = w.connect(pe, peer_addresses[pe], peer_rkeys[pe]); s != Status::ok) {
       SMA_LOG_ERROR("core", "connecting to pe {} failed", pe);
       return s;

@@ -54,6 +54,11 @@ class Runtime {
   // in every PE, which runs the same program.
   std::uintptr_t data_shared_offset = 0;
   std::vector<PeerView> peers;
+  // How AMOs are executed (transport/atomic_resources.hpp), decided at start-up for the whole
+  // job: through_ucx sends AMOs on a neighbour's mapped memory through UCX too.
+  ucx::AmoRouting amo_routing;
+  // The route in words, for SMA_INFO and the debug log.
+  std::string amo_route_summary() const;
 
   // Connects a worker's endpoints to every other PE and unpacks their memory keys (the
   // default context's worker at start-up, a new context's worker later).
@@ -84,6 +89,7 @@ class Runtime {
  private:
   bool setup_memory(std::string &error);
   bool exchange_and_connect(std::string &error);
+  void choose_amo_route(bool device_here, bool device_in_job);
 };
 
 // The runtime between shmem_init and shmem_finalize, otherwise null.

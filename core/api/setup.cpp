@@ -25,7 +25,10 @@ void print_banner(const Runtime &rt) {
   if (rt.config.version)
     std::printf("%s (OpenSHMEM %d.%d)\n", SHMEM_VENDOR_STRING, SHMEM_MAJOR_VERSION,
                 SHMEM_MINOR_VERSION);
-  if (rt.config.info) rt.config.print(stdout);
+  if (rt.config.info) {
+    rt.config.print(stdout);
+    std::printf("AMO route in force: %s\n", rt.amo_route_summary().c_str());
+  }
   std::fflush(stdout);
 }
 

@@ -91,6 +91,14 @@ bool parse_log_level(const std::string &text, log::Level &out) {
   return false;
 }
 
+bool parse_amo_route(const std::string &text, ucx::AmoRoute &out) {
+  static const std::pair<const char *, ucx::AmoRoute> names[] = {
+      {"auto", ucx::AmoRoute::automatic}, {"cpu", ucx::AmoRoute::cpu}, {"ucx", ucx::AmoRoute::ucx}};
+  for (const auto &[name, route] : names)
+    if (lower(text) == name) return out = route, true;
+  return false;
+}
+
 }  // namespace cfg
 
 namespace {
@@ -180,6 +188,9 @@ std::string show(const T &v) {
   else if constexpr (std::is_same_v<T, std::string>) return v;
   else if constexpr (std::is_same_v<T, log::Level>) {
     static const char *names[] = {"trace", "debug", "info", "warn", "error"};
+    return names[static_cast<int>(v)];
+  } else if constexpr (std::is_same_v<T, ucx::AmoRoute>) {
+    static const char *names[] = {"auto", "cpu", "ucx"};
     return names[static_cast<int>(v)];
   } else return std::to_string(v);
 }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "log/log.hpp"
+#include "transport/atomic_resources.hpp"
 
 namespace shoal {
 

@@ -144,18 +144,20 @@ Target resolve(const void *addr, std::size_t bytes, int pe, const char *routine)
     if (bytes > end - a)
       fatal(fmt::format("{}: {} bytes at {} (PE {}) run past the end of the symmetric heap at {}",
                         routine, bytes, addr, pe, as_ptr(end)));
-    if (peer.heap_mapped) return {peer.heap_mapped + offset, 0, kHeapSegment};
-    return {nullptr, peer.base[kHeapSegment] + offset, kHeapSegment};
+    const std::uintptr_t remote = peer.base[kHeapSegment] + offset;
+    return {peer.heap_mapped ? peer.heap_mapped + offset : nullptr, remote, kHeapSegment};
   }
   if (a - rt->data_base < rt->data_size) {
     const std::uintptr_t offset = a - rt->data_base;
     if (bytes > rt->data_size - offset)
       fatal(fmt::format("{}: {} bytes at {} (PE {}) run past the end of the data segment at {}",
                         routine, bytes, addr, pe, as_ptr(rt->data_base + rt->data_size)));
-    if (pe == rt->my_pe) return {static_cast<std::byte *>(const_cast<void *>(addr)), 0, kDataSegment};
+    const std::uintptr_t remote = peer.base[kDataSegment] + offset;
+    if (pe == rt->my_pe)
+      return {static_cast<std::byte *>(const_cast<void *>(addr)), remote, kDataSegment};
     if (peer.data_mapped && offset >= rt->data_shared_offset)
-      return {peer.data_mapped + (offset - rt->data_shared_offset), 0, kDataSegment};
-    return {nullptr, peer.base[kDataSegment] + offset, kDataSegment};
+      return {peer.data_mapped + (offset - rt->data_shared_offset), remote, kDataSegment};
+    return {nullptr, remote, kDataSegment};
   }
   fatal(fmt::format("{}: address {} (target PE {}) is not symmetric: it is neither in the "
                     "symmetric heap [{}, {}) nor in the program's data and bss [{}, {})",

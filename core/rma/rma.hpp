@@ -21,7 +21,7 @@ namespace shoal::rma {
 // Where one symmetric range lives on a target PE.
 struct Target {
   std::byte *direct;        // reachable with loads/stores from here, or null
-  std::uintptr_t remote;    // its address in the target PE (when direct is null)
+  std::uintptr_t remote;    // its address in the target PE (for UCX)
   int segment;
 };
 

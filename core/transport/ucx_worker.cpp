@@ -1,6 +1,8 @@
 #include "transport/ucx_worker.hpp"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 
 #include "wait.hpp"
 
@@ -37,6 +39,18 @@ Status UcxWorker::address(std::vector<std::byte> &out) const {
   out.assign(bytes, bytes + length);
   ucp_worker_release_address(worker_, addr);
   return Status::ok;
+}
+
+std::string UcxWorker::description() const {
+  char *text = nullptr;
+  std::size_t length = 0;
+  std::FILE *stream = open_memstream(&text, &length);
+  if (stream == nullptr) return {};
+  ucp_worker_print_info(worker_, stream);
+  std::fclose(stream);
+  std::string out(text, length);
+  std::free(text);
+  return out;
 }
 
 Status UcxWorker::connect(int pe, std::span<const std::byte> worker_address,

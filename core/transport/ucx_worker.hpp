@@ -9,6 +9,7 @@
 #include <deque>
 #include <mutex>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "status.hpp"
@@ -29,6 +30,8 @@ class UcxWorker {
   Status init(UcxContext &context, Threads threads, int n_pes);
   bool thread_safe() const noexcept { return thread_safe_; }
   Status address(std::vector<std::byte> &out) const;
+  // What ucp_worker_print_info says about the worker (its transports, the ones for atomics).
+  std::string description() const;
 
   // Connects to one PE's worker and unpacks that PE's remote keys (one per memory segment).
   Status connect(int pe, std::span<const std::byte> worker_address,

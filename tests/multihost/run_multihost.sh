@@ -12,6 +12,8 @@
 # Environment:
 #   SHOAL_MULTIHOST_LIMIT   seconds before the job is ended (default 100)
 #   SHOAL_MULTIHOST_EXPORT  extra variable names forwarded to the PEs (space-separated)
+#   SHOAL_MULTIHOST_EXPECT  an extended regular expression the job's output must match (a job
+#                           that exits 0 without it fails)
 #   SMA_*, SHMEM_*, UCX_*, SHOAL_*, GTEST_*, LD_LIBRARY_PATH  forwarded to every PE
 set -uo pipefail
 
@@ -87,4 +89,13 @@ mpirun_args+=(--hostfile "$workdir/hostfile" --map-by node
               --mca plm_rsh_agent "$netns_dir/netns_rsh.sh" --mca plm_rsh_no_tree_spawn 1
               --mca oob_tcp_if_include 198.18.0.0/15 --mca orte_tmpdir_base "$workdir")
 # mpirun itself runs on host 1, as on a cluster's first node.
-run_job "$netns_dir/netns_testbed.sh" exec "$SHOAL_NETNS_PREFIX" 1 -- $((hosts * ppn)) "$@"
+if [[ -z "${SHOAL_MULTIHOST_EXPECT:-}" ]]; then
+  run_job "$netns_dir/netns_testbed.sh" exec "$SHOAL_NETNS_PREFIX" 1 -- $((hosts * ppn)) "$@"
+  exit $?
+fi
+run_job "$netns_dir/netns_testbed.sh" exec "$SHOAL_NETNS_PREFIX" 1 -- $((hosts * ppn)) "$@" \
+  2>&1 | tee "$workdir/output"
+rc=${PIPESTATUS[0]}
+[[ $rc -ne 0 ]] && exit $rc
+grep -Eq "$SHOAL_MULTIHOST_EXPECT" "$workdir/output" ||
+  { echo "FAILED: the output does not match '$SHOAL_MULTIHOST_EXPECT' (SHOAL_MULTIHOST_EXPECT)"; exit 1; }

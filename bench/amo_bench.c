@@ -6,7 +6,8 @@
  * builds with Shoal and with any other implementation (bench/compare_oshmem.sh
  * --bench amo builds it with Open MPI's OSHMEM too).  Runs on exactly 2 PEs:
  * PE 0 issues every operation, PE 1 is the passive target.  Every operation
- * targets a symmetric heap (shmem_malloc) object on PE 1.
+ * targets a symmetric heap (shmem_malloc) object on PE 1, or with --target
+ * global a static array (the data segment); --window is then at most 1024.
  *
  * Output (PE 0, stdout): the same CSV as putget_bench, a header then one line
  * per measured point:
@@ -66,7 +67,13 @@ struct options {
     int window;
     double max_time;        /* seconds per point, <= 0: no cap */
     int check;
+    int target;             /* TARGET_HEAP or TARGET_GLOBAL */
 };
+
+/* --target global: the symmetric layout of main() in the data segment, for windows of up to
+ * GLOBAL_MAX_WINDOW operations. */
+#define GLOBAL_MAX_WINDOW 1024
+static long global_area[2 * 8 + 2 * GLOBAL_MAX_WINDOW] __attribute__((aligned(64)));
 
 /* Default iteration counts (windows for *_rate); --max-time then trims
  * whatever would take longer than that on the machine at hand. */
@@ -90,6 +97,8 @@ static void usage(FILE *f)
         "                       by lowering the iteration count (default 0.05,\n"
         "                       0 = no cap; never below 4 iterations; ignored\n"
         "                       with --iters)\n"
+        "  -g, --target WHERE   heap (default) or global: the objects in a static\n"
+        "                       array (--window at most 1024)\n"
         "  -n, --no-check       do not report the value verification (fetched\n"
         "                       values are still compared, so timings match)\n"
         "  -h, --help           this text\n"
@@ -108,6 +117,7 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
         {"warmup", required_argument, NULL, 'w'},
         {"window", required_argument, NULL, 'W'},
         {"max-time", required_argument, NULL, 'T'},
+        {"target", required_argument, NULL, 'g'},
         {"no-check", no_argument, NULL, 'n'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -118,12 +128,13 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
     o->window = 64;
     o->max_time = 0.05;
     o->check = 1;
+    o->target = TARGET_HEAP;
 
     opterr = 0;
     int c;
     long v;
     const char *bad = NULL;
-    while ((c = getopt_long(argc, argv, "t:i:w:W:T:nh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "t:i:w:W:T:g:nh", longopts, NULL)) != -1) {
         switch (c) {
         case 't': if (parse_tests(optarg, test_names, NTESTS, o->tests)) bad = "bad value for --tests"; break;
         case 'i': if (parse_long(optarg, 1, &o->iters)) bad = "bad value for --iters"; break;
@@ -138,6 +149,7 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
             if (end == optarg || *end != '\0' || o->max_time < 0) bad = "bad value for --max-time";
             break;
         }
+        case 'g': if (parse_target(optarg, &o->target)) bad = "bad value for --target (heap or global)"; break;
         case 'n': o->check = 0; break;
         case 'h': if (!quiet) usage(stdout); return 1;
         default: bad = "unknown option or missing argument"; break;
@@ -146,6 +158,8 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
     }
     if (!bad && optind < argc)
         bad = "unexpected argument";
+    if (!bad && o->target == TARGET_GLOBAL && o->window > GLOBAL_MAX_WINDOW)
+        bad = "--window is at most 1024 with --target global";
     if (bad) {
         if (!quiet) {
             fprintf(stderr, "amo_bench: %s\n", bad);
@@ -285,7 +299,7 @@ int main(int argc, char **argv)
     size_t line = 64 / sizeof(long);
     size_t span = ((size_t)o.window + line - 1) / line * line;
     size_t words = 2 * line + 2 * span;
-    long *base = shmem_align(64, words * sizeof(long));
+    long *base = o.target == TARGET_GLOBAL ? global_area : shmem_align(64, words * sizeof(long));
     if (!base) {
         if (me == 0)
             fprintf(stderr, "amo_bench: shmem_align(64, %zu) failed\n", words * sizeof(long));
@@ -429,7 +443,8 @@ int main(int argc, char **argv)
     }
 
     shmem_barrier_all();
-    shmem_free(base);
+    if (o.target == TARGET_HEAP)
+        shmem_free(base);
     /* The closing line tells a driver script that every result was
      * printed, whatever happens in shmem_finalize. */
     if (me == 0)

@@ -52,6 +52,17 @@ static inline int parse_long(const char *s, long min, long *out)
     return 0;
 }
 
+/* Where the benchmarks' symmetric objects live: the symmetric heap (shmem_malloc/shmem_align)
+ * or a static (global) array in the data segment, which OpenSHMEM also makes symmetric. */
+enum target_kind { TARGET_HEAP, TARGET_GLOBAL };
+
+static inline int parse_target(const char *s, int *out)
+{
+    if (strcmp(s, "heap") == 0) { *out = TARGET_HEAP; return 0; }
+    if (strcmp(s, "global") == 0) { *out = TARGET_GLOBAL; return 0; }
+    return -1;
+}
+
 /* A comma-separated list of names[0..n) or 'all' into the flags selected[0..n). */
 static inline int parse_tests(const char *list, const char *const *names, int n, int *selected)
 {

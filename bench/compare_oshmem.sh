@@ -6,6 +6,10 @@
 # (and PE count).  limits_bench (the machine's memcpy bandwidth and cache-line
 # round trip, no SHMEM) runs once per rep in the same loop, as lib "limit".
 #
+# With --globals, putget_bench and amo_bench also run with --target global
+# (their objects in a static array instead of the heap), for both libraries;
+# those rows are named <test>@global.
+#
 # With --algorithms, coll_bench also runs on Shoal once per collective
 # algorithm of docs/collectives.md (SMA_<X>_ALGORITHM=<name>); those rows are
 # named <test>@<algorithm> and are compared with OSHMEM's default.
@@ -57,6 +61,7 @@ declare -A own_args=([putget]="" [amo]="" [coll]="" [limits]="")
 npes=2
 hosts=0
 algorithms=0
+globals=0
 alg_args=
 alg_reps=
 
@@ -75,6 +80,8 @@ usage: bench/compare_oshmem.sh [options] [-- benchmark options]
                            limits: ${bench_tests[limits]}
   --npes LIST              PE counts for coll_bench, e.g. 2 or 2,4,8 (default
                            $npes; putget and amo always run on 2)
+  --globals                putget and amo also run on static (global) objects
+                           (--target global), both libraries; rows <test>@global
   --algorithms             coll_bench also runs on Shoal once per algorithm of
                            each selected test, as listed in docs/collectives.md,
                            with SMA_<X>_ALGORITHM=<name>; rows <test>@<name>,
@@ -146,6 +153,7 @@ while [ $# -gt 0 ]; do
     --alg-reps=*) alg_reps=${1#*=}; shift ;;
     --npes) npes=${2:?}; shift 2 ;;
     --npes=*) npes=${1#*=}; shift ;;
+    --globals) globals=1; shift ;;
     --hosts) hosts=${2:?}; shift 2 ;;
     --hosts=*) hosts=${1#*=}; shift ;;
     --algorithms) algorithms=1; shift ;;
@@ -347,6 +355,9 @@ done
 # (coll_bench, Shoal only): that test alone, with SMA_<X>_ALGORITHM=<algorithm>
 # (and the SHMEM_ spelling, read first, removed); its rows become
 # <test>@<algorithm>.  The CSV's lib column says "shoal" for those rows.
+# With run_target=global (putget, amo): the objects in a static array (--target global);
+# the rows become <test>@global.
+run_target=heap
 run_one() { # bench lib rep np [test algorithm]
     local b=$1 lib=$2 rep=$3 np=$4 vt=${5-} va=${6-} k="$1 $2" tag="" o e rc t0 t1 n status data_re var
     local -n bin_ref=ours_bin_$b obin_ref=oshmem_bin_$b run_args=args_$b
@@ -363,6 +374,7 @@ run_one() { # bench lib rep np [test algorithm]
         cmd=(env -u "SHMEM_${var}_ALGORITHM" "SMA_${var}_ALGORITHM=$va" "${cmd[@]}" -t "$vt" $alg_args)
         k="$b alg" tag=".$vt@$va" csvlib=shoal
     fi
+    [ "$run_target" = heap ] || { cmd+=(--target "$run_target"); tag="$tag@$run_target"; }
     o=$tmp/$b.$lib$tag.$np.$rep.out e=$tmp/$b.$lib$tag.$np.$rep.err
     data_re="^($(echo "${bench_tests[$b]}" | tr ' ' '|')),[0-9]+,[0-9.eE+-]+,(us|MB/s|Mops/s)(,|\$)"
     t0=$(date +%s.%N)
@@ -371,6 +383,8 @@ run_one() { # bench lib rep np [test algorithm]
     n=$(grep -cE "$data_re" "$o")
     if [ -n "$va" ]; then
         grep -E "^$vt," "$o" | grep -E "$data_re" | sed "s/^$vt,/$vt@$va,/; s/^/$csvlib,$rep,$np,/" >>"$out"
+    elif [ "$run_target" != heap ]; then
+        grep -E "$data_re" "$o" | sed -E "s/^([a-z0-9_]+),/\1@$run_target,/; s/^/$csvlib,$rep,$np,/" >>"$out"
     else
         grep -E "$data_re" "$o" | sed "s/^/$csvlib,$rep,$np,/" >>"$out"
     fi
@@ -390,7 +404,7 @@ run_one() { # bench lib rep np [test algorithm]
         lastbad[$k]=$e
     fi
     note "$(printf 'rep %d/%d %-6s %-6s %dPE %3d points %6.1fs  %s' "$rep" "$reps" "$b" \
-        "$lib${va:+ $vt@$va}" "$np" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$status")"
+        "$lib${va:+ $vt@$va}$([ "$run_target" = heap ] || echo "@$run_target")" "$np" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$status")"
 }
 
 for ((rep = 1; rep <= reps; rep++)); do
@@ -404,6 +418,12 @@ for ((rep = 1; rep <= reps; rep++)); do
         for np in "${nps[@]}"; do
             run_one "$b" shoal "$rep" "$np"
             run_one "$b" oshmem "$rep" "$np"
+            if [ "$globals" = 1 ] && { [ "$b" = putget ] || [ "$b" = amo ]; }; then
+                run_target=global
+                run_one "$b" shoal "$rep" "$np"
+                run_one "$b" oshmem "$rep" "$np"
+                run_target=heap
+            fi
             if [ "$b" = coll ] && [ "$rep" -le "$alg_reps" ]; then
                 for v in "${coll_variants[@]}"; do
                     # shellcheck disable=SC2086  # "test algorithm"
@@ -450,6 +470,10 @@ table() { # bench [npes]
             order="$order $t"
             for a in ${coll_algos[$t]}; do order="$order $t@$a"; done
         done
+    fi
+    if [ "$globals" = 1 ] && { [ "$1" = putget ] || [ "$1" = amo ]; }; then
+        order=
+        for t in ${bench_tests[$1]}; do order="$order $t $t@global"; done
     fi
     awk -F, -v reps="$reps" -v prog="$1_bench" -v tests="$order" -v npes="${2-}" \
         -f "$here/report.awk" "$medians"

@@ -3,7 +3,8 @@
 #
 #   bench/compare_oshmem.sh --hosts 2 --bench all --reps 3 --npes 2,4 \
 #       --tests put_lat,get_lat,put_bw,get_bw,put_rate,fadd_lat,add_lat,add_rate,barrier_all,broadcast,sum_reduce \
-#       --putget-args '--max-size 1M' --coll-args '--max-size 64K' --out bench/results/internode.csv
+#       --putget-args '--max-size 1M' --coll-args '--max-size 64K' --globals \
+#       --out bench/results/internode.csv
 #   bench/publish_internode.sh bench/results/internode.csv "load average 0.4 before the run"
 #
 # The page: how it was measured, the issue-15 targets (targets_internode.awk), and the tables

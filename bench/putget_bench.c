@@ -33,6 +33,10 @@
  *                    OpenSHMEM 1.5: with an older shmem.h the test is
  *                    accepted but skipped (no rows, a note on stderr).
  *
+ * --target global puts the buffers, flag and signal in a static array (the
+ * data segment) instead of the symmetric heap; --max-size is then at most
+ * 1 MiB (the array's size).
+ *
  * The timed iterations of a point run in up to 16 chunks and the value comes
  * from the median chunk, so a chunk the shared machine preempted does not
  * decide it.
@@ -93,7 +97,12 @@ struct options {
     int window;
     double max_time;        /* seconds per point, <= 0: no cap */
     int check;
+    int target;             /* TARGET_HEAP or TARGET_GLOBAL */
 };
+
+/* --target global: the symmetric layout of main() in the data segment. */
+#define GLOBAL_MAX_SIZE (1 * MIB)
+static char global_area[2 * GLOBAL_MAX_SIZE + 128] __attribute__((aligned(64)));
 
 /* Size-dependent defaults: a byte budget per point, clamped; --max-time
  * then trims whatever would take longer than that on the machine at hand. */
@@ -125,6 +134,8 @@ static void usage(FILE *f)
         "                       by lowering the iteration count (default 0.05,\n"
         "                       0 = no cap; never below 4 iterations; ignored\n"
         "                       with --iters)\n"
+        "  -g, --target WHERE   heap (default) or global: the buffers in a static\n"
+        "                       array (--max-size at most 1M)\n"
         "  -n, --no-check       skip the data verification after each point\n"
         "  -h, --help           this text\n"
         "Output on PE 0: CSV 'test,size,value,unit,iters'; us = microseconds per\n"
@@ -145,6 +156,7 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
         {"warmup", required_argument, NULL, 'w'},
         {"window", required_argument, NULL, 'W'},
         {"max-time", required_argument, NULL, 'T'},
+        {"target", required_argument, NULL, 'g'},
         {"no-check", no_argument, NULL, 'n'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -157,12 +169,13 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
     o->window = 64;
     o->max_time = 0.05;
     o->check = 1;
+    o->target = TARGET_HEAP;
 
     opterr = 0;
     int c;
     long v;
     const char *bad = NULL;
-    while ((c = getopt_long(argc, argv, "t:s:S:i:w:W:T:nh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "t:s:S:i:w:W:T:g:nh", longopts, NULL)) != -1) {
         switch (c) {
         case 't': if (parse_tests(optarg, test_names, NTESTS, o->tests)) bad = "bad value for --tests"; break;
         case 's': if (parse_size(optarg, &o->min_size)) bad = "bad value for --min-size"; break;
@@ -179,6 +192,7 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
             if (end == optarg || *end != '\0' || o->max_time < 0) bad = "bad value for --max-time";
             break;
         }
+        case 'g': if (parse_target(optarg, &o->target)) bad = "bad value for --target (heap or global)"; break;
         case 'n': o->check = 0; break;
         case 'h': if (!quiet) usage(stdout); return 1;
         default: bad = "unknown option or missing argument"; break;
@@ -187,6 +201,8 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
     }
     if (!bad && optind < argc)
         bad = "unexpected argument";
+    if (!bad && o->target == TARGET_GLOBAL && o->max_size > GLOBAL_MAX_SIZE)
+        o->max_size = GLOBAL_MAX_SIZE;
     if (!bad && o->min_size > o->max_size)
         bad = "--min-size is larger than --max-size";
     if (bad) {
@@ -360,7 +376,7 @@ int main(int argc, char **argv)
      * tests move PE 1's src to PE 0's dst; put_signal_lat does both. */
     size_t cap = o.max_size;
     size_t tail = (2 * cap + 63) / 64 * 64;
-    char *base = shmem_align(64, tail + 128);
+    char *base = o.target == TARGET_GLOBAL ? global_area : shmem_align(64, tail + 128);
     if (!base) {
         if (me == 0)
             fprintf(stderr, "putget_bench: shmem_align(64, %zu) failed; is the "
@@ -552,7 +568,8 @@ int main(int argc, char **argv)
     }
 
     shmem_barrier_all();
-    shmem_free(base);
+    if (o.target == TARGET_HEAP)
+        shmem_free(base);
     /* The closing line tells a driver script that every result was
      * printed, whatever happens in shmem_finalize. */
     if (me == 0)

@@ -50,7 +50,12 @@ END {
     if ("Mops/s" in units) printf "Message rate rows (Mops/s, 10^6 operations per second): higher is better, ratio > 1 means Shoal is faster.\n"
     printf "better: the faster side when the medians differ by more than 10%%, else \"~\"; a trailing \"?\" means the\n"
     printf "[min, max] ranges of the two sides over the runs overlap (likely noise). spread = (max - min) / median over the runs.\n"
-    for (t = 1; t <= ntest; t++) if (index(order[t], "@") && (order[t] in sizes)) { algrows = 1; break }
+    for (t = 1; t <= ntest; t++) {
+        if (!(order[t] in sizes) || !index(order[t], "@")) continue
+        if (order[t] ~ /@global$/) globalrows = 1
+        else algrows = 1
+    }
+    if (globalrows) printf "Rows test@global: the same test on static (global) objects instead of the symmetric heap, both libraries.\n"
     if (algrows) printf "Rows test@algorithm: Shoal with SMA_<X>_ALGORITHM=algorithm against OSHMEM's default (the OSHMEM column repeats the plain row).\n"
     if (haslimit) {
         printf "limit: this machine's limit from limits_bench (bandwidth: memcpy_bw; rate: memcpy_bw / size; latency up to 64 B:\n"
@@ -66,7 +71,9 @@ END {
         gl = 0; gn = 0
         base = name; sub(/@.*/, "", base)
         for (i = 1; i <= n; i++) {
-            s = sz[i]; ko = "shoal" SUBSEP name SUBSEP s; kt = "oshmem" SUBSEP base SUBSEP s
+            # OSHMEM's row of the same name (test@global), else its plain one (test@algorithm).
+            s = sz[i]; ko = "shoal" SUBSEP name SUBSEP s; kt = "oshmem" SUBSEP name SUBSEP s
+            if (!(kt in med)) kt = "oshmem" SUBSEP base SUBSEP s
             mo = (ko in med) ? med[ko] : ""; mt = (kt in med) ? med[kt] : ""
             r = "-"; b = "-"
             if (mo != "" && mt != "" && mt > 0 && mo > 0) {

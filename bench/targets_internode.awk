@@ -19,19 +19,25 @@ function target(what, np, t, s, goal,   r) {
     if (r <= goal) nmet++
     ntot++
 }
-NR > 1 { med[key($1, $2, $3, $4)] = $6; unit[key($1, $2, $3, $4)] = $5 }
+# The point-to-point targets, on heap objects (suffix "") or static globals ("@global", rows of
+# compare_oshmem.sh --globals).
+function point_to_point(sfx, label) {
+    target("put 8 B + quiet, 2 PEs" label, 2, "put_lat" sfx, 8, 0.7)
+    target("get 8 B, 2 PEs" label, 2, "get_lat" sfx, 8, 1.0)
+    target("fetch-add, 2 PEs" label, 2, "fadd_lat" sfx, 8, 1.0)
+    target("add + quiet, 2 PEs" label, 2, "add_lat" sfx, 8, 0.7)
+    target("put 8 B message rate (us per message), 2 PEs" label, 2, "put_rate" sfx, 8, 0.8)
+    target("put 64 KiB + quiet, 2 PEs" label, 2, "put_lat" sfx, 65536, 1.0)
+    target("put 1 MiB + quiet, 2 PEs" label, 2, "put_lat" sfx, 1048576, 1.0)
+    target("get 64 KiB, 2 PEs" label, 2, "get_lat" sfx, 65536, 1.0)
+    target("get 1 MiB, 2 PEs" label, 2, "get_lat" sfx, 1048576, 1.0)
+}
+NR > 1 { med[key($1, $2, $3, $4)] = $6; unit[key($1, $2, $3, $4)] = $5; if ($3 ~ /@global$/) globals = 1 }
 END {
     print "| target (time ratio Shoal / OSHMEM, across 2 hosts) | measured | goal | result |"
     print "|---|---|---|---|"
-    target("put 8 B + quiet, 2 PEs", 2, "put_lat", 8, 0.7)
-    target("get 8 B, 2 PEs", 2, "get_lat", 8, 1.0)
-    target("fetch-add, 2 PEs", 2, "fadd_lat", 8, 1.0)
-    target("add + quiet, 2 PEs", 2, "add_lat", 8, 0.7)
-    target("put 8 B message rate (us per message), 2 PEs", 2, "put_rate", 8, 0.8)
-    target("put 64 KiB + quiet, 2 PEs", 2, "put_lat", 65536, 1.0)
-    target("put 1 MiB + quiet, 2 PEs", 2, "put_lat", 1048576, 1.0)
-    target("get 64 KiB, 2 PEs", 2, "get_lat", 65536, 1.0)
-    target("get 1 MiB, 2 PEs", 2, "get_lat", 1048576, 1.0)
+    point_to_point("", "")
+    if (globals) point_to_point("@global", ", global")
     target("barrier_all, 2 PEs", 2, "barrier_all", 0, 0.8)
     target("broadcast 8 B, 2 PEs", 2, "broadcast", 8, 0.8)
     target("sum reduction 8 B, 2 PEs", 2, "sum_reduce", 8, 0.8)

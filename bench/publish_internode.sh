@@ -7,8 +7,9 @@
 #       --out bench/results/internode.csv
 #   bench/publish_internode.sh bench/results/internode.csv "load average 0.4 before the run"
 #
-# The page: how it was measured, the issue-15 targets (targets_internode.awk), and the tables
-# compare_oshmem.sh printed (<csv>.md).
+# The page: how it was measured, the issue-15 targets (targets_internode.awk), the charts of
+# plot_suite.sh (PNGs in docs/performance/internode/) and the tables compare_oshmem.sh printed
+# (<csv>.md).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 csv=${1:?usage: publish_internode.sh <csv of compare_oshmem.sh --hosts> [note on the load]}
@@ -17,7 +18,10 @@ medians=${csv%.csv}.medians.csv tables=${csv%.csv}.md
 [ -f "$medians" ] && [ -f "$tables" ] || {
   echo "publish_internode: $medians or $tables is missing" >&2; exit 1; }
 out=$here/../docs/performance/internode.md
-mkdir -p "$(dirname "$out")"
+charts=$here/../docs/performance/internode
+mkdir -p "$charts"
+rm -f "$charts"/*.png
+mapfile -t pngs < <("$here/plot_suite.sh" "$medians" "$charts")
 {
   echo "# Across hosts: Shoal vs Open MPI OSHMEM"
   echo
@@ -34,6 +38,11 @@ mkdir -p "$(dirname "$out")"
   echo
   awk -F, -f "$here/targets_internode.awk" "$medians"
   echo
+  if [ "${#pngs[@]}" != 0 ]; then
+    echo "## Charts"
+    echo
+    for p in "${pngs[@]}"; do echo "![$(basename "$p" .png)](internode/$(basename "$p"))"; echo; done
+  fi
   echo "## Tables"
   echo
   sed -n '/^## /,$p' "$tables" | sed 's/^## /### /'

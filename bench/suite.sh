@@ -149,8 +149,9 @@ how="bench/suite.sh --reps $reps"
     echo "Measured $when on $(nproc) CPUs (${cpu:-unknown CPU}), $(uname -sr), in $((elapsed / 60)) min $((elapsed % 60)) s,"
     echo "with \`$how\`. Open MPI: $("$oshmem_oshrun" --version 2>/dev/null | head -n 1)."
     echo
-    echo "These are one-node figures. Across hosts (network-namespace hosts, UCX over TCP), see"
-    echo "[internode.md](internode.md)."
+    echo "These are one-node figures on heap objects. Static (global) symmetric objects on one node:"
+    echo "[globals.md](globals.md). Across hosts (network-namespace hosts, UCX over TCP, heap and"
+    echo "globals), see [internode.md](internode.md)."
     echo
     echo "## How to reproduce"
     echo
@@ -203,7 +204,7 @@ if [ "$publish" = 1 ]; then
     for p in "${pngs[@]}"; do cp "$p" "$repo/docs/performance/"; done
     rm -f "$repo/docs/performance/algorithms.md"
     [ "$algorithms" = 0 ] || cp "$out/algorithms.md" "$repo/docs/performance/algorithms.md"
-    sed 's/^\(!\[[^]]*\]\)(\([^)/]*\.png\))$/\1(performance\/\2)/; s/(algorithms\.md)/(performance\/algorithms.md)/; s/(internode\.md)/(performance\/internode.md)/' \
+    sed 's/^\(!\[[^]]*\]\)(\([^)/]*\.png\))$/\1(performance\/\2)/; s/(algorithms\.md)/(performance\/algorithms.md)/; s/(internode\.md)/(performance\/internode.md)/; s/(globals\.md)/(performance\/globals.md)/' \
         "$out/report.md" >"$repo/docs/performance.md"
     note "published docs/performance.md and ${#pngs[@]} PNGs in docs/performance/"
 fi

@@ -14,7 +14,7 @@ function check(what, a, b, goal, inverse,   r, ok) {
     if (a == "" || b == "") { printf "| %s | - | %s %s | NO DATA |\n", what, inverse ? ">=" : "<=", goal; ntot++; return }
     r = inverse ? b / a : a / b
     ok = inverse ? r >= goal : r <= goal
-    printf "| %s | %.2f | %s %s | %s |\n", what, r, inverse ? ">=" : "<=", goal, ok ? "MET" : "MISSED"
+    printf "| %s | %.3g | %s %s | %s |\n", what, r, inverse ? ">=" : "<=", goal, ok ? "MET" : "MISSED"
     nmet += ok; ntot++
 }
 FNR > 1 && $2 == 2 { med[key($1, $3, $4)] = $6; unit[key($1, $3, $4)] = $5 }

@@ -36,7 +36,8 @@ void put_signal(shoal_ctx *ctx, void *dest, const void *source, std::size_t byte
   const amo::Op op = op_of(sig_op, routine);
   // pe counts within the context's team; rma:: and amo:: calls below translate it themselves.
   const int world = rma::to_world(ctx, pe, routine);
-  const rma::Target data = rma::resolve(dest, bytes, world, routine);
+  // No data (bytes == 0): dest is not looked at, NULL included; the signal still goes.
+  const rma::Target data = bytes != 0 ? rma::resolve(dest, bytes, world, routine) : rma::Target{};
   const rma::Target sig = rma::resolve(sig_addr, sizeof *sig_addr, world, routine);
   // Checked before the data moves: the AMO would report it only after the put.
   if (reinterpret_cast<std::uintptr_t>(sig_addr) % sizeof *sig_addr != 0)

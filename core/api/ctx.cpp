@@ -17,7 +17,7 @@ int create_on(shmem_team_t team, long options, shmem_ctx_t *ctx, const char *rou
   }
   *ctx = SHMEM_CTX_INVALID;
   // Operations on a context of another team number PEs within that team (rma::to_world).
-  if (shoal::team::lookup(team, routine) == nullptr) return 1;
+  if (shoal::team::lookup(team, routine, shoal::team::InvalidTeam::legal) == nullptr) return 1;
   if (team->my_pe < 0) {
     SMA_LOG_ERROR("ctx", "{}: this PE is not a member of the team", routine);
     return 1;

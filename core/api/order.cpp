@@ -6,11 +6,27 @@
 
 extern "C" void pshmem_fence(void) noexcept { shoal::rma::fence(&shoal_ctx_default, "shmem_fence"); }
 SMA_WEAK_ALIAS(shmem_fence)
-extern "C" void pshmem_ctx_fence(shmem_ctx_t ctx) noexcept { shoal::rma::fence(ctx, "shmem_ctx_fence"); }
+// On SHMEM_CTX_INVALID, fence and quiet perform no operation (OpenSHMEM 1.5, 1.6); a call
+// outside init..finalize is still an error.
+namespace {
+bool invalid_ctx(shmem_ctx_t ctx, const char *routine) noexcept {
+  if (ctx != SHMEM_CTX_INVALID) return false;
+  shoal::rma::check_ctx(&shoal_ctx_default, routine);
+  return true;
+}
+}  // namespace
+
+extern "C" void pshmem_ctx_fence(shmem_ctx_t ctx) noexcept {
+  if (invalid_ctx(ctx, "shmem_ctx_fence")) return;
+  shoal::rma::fence(ctx, "shmem_ctx_fence");
+}
 SMA_WEAK_ALIAS(shmem_ctx_fence)
 extern "C" void pshmem_quiet(void) noexcept { shoal::rma::quiet(&shoal_ctx_default, "shmem_quiet"); }
 SMA_WEAK_ALIAS(shmem_quiet)
-extern "C" void pshmem_ctx_quiet(shmem_ctx_t ctx) noexcept { shoal::rma::quiet(ctx, "shmem_ctx_quiet"); }
+extern "C" void pshmem_ctx_quiet(shmem_ctx_t ctx) noexcept {
+  if (invalid_ctx(ctx, "shmem_ctx_quiet")) return;
+  shoal::rma::quiet(ctx, "shmem_ctx_quiet");
+}
 SMA_WEAK_ALIAS(shmem_ctx_quiet)
 
 // Completing everything the context issued also completes what went to the listed PEs.
@@ -26,6 +42,7 @@ extern "C" void pshmem_pe_quiet(const int *target_pes, size_t npes) noexcept {
 }
 SMA_WEAK_ALIAS(shmem_pe_quiet)
 extern "C" void pshmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes) noexcept {
+  if (invalid_ctx(ctx, "shmem_ctx_pe_quiet")) return;
   pe_quiet(ctx, target_pes, npes, "shmem_ctx_pe_quiet");
 }
 SMA_WEAK_ALIAS(shmem_ctx_pe_quiet)

@@ -169,8 +169,11 @@ void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const v
               std::size_t bytes, int pe, const char *routine) noexcept {
   check_ctx(ctx, routine);
   pe = to_world(ctx, pe, routine);
+  if (bytes == 0) {  // a no-op whatever the addresses (NULL included)
+    check_pe(pe, routine);
+    return;
+  }
   const Target t = resolve(remote, bytes, pe, routine);
-  if (bytes == 0) return;
   if (t.direct) {
     if (dir == Direction::put) std::memcpy(t.direct, local, bytes);
     else std::memcpy(local, t.direct, bytes);
@@ -193,8 +196,8 @@ void transfer_strided(Direction dir, shoal_ctx *ctx, void *local, const void *re
                       const char *routine) noexcept {
   check_ctx(ctx, routine);
   pe = to_world(ctx, pe, routine);
-  if (nblocks == 0 || block_elems == 0) {
-    (void)resolve(remote, 0, pe, routine);
+  if (nblocks == 0 || block_elems == 0) {  // a no-op whatever the addresses (NULL included)
+    check_pe(pe, routine);
     return;
   }
   (void)strided_extent(local, local_stride, block_elems, nblocks, elem_size, g_runtime->my_pe,

@@ -67,7 +67,7 @@ shoal_team *make_team(const std::vector<int> &members, int slot, const shmem_tea
 
 // The parent of a split, or null after an error (not a team, or this PE is not in it).
 shoal_team *parent_team(shmem_team_t handle, const char *routine) {
-  shoal_team *parent = lookup(handle, routine);
+  shoal_team *parent = lookup(handle, routine, InvalidTeam::legal);
   if (parent != nullptr && parent->my_pe < 0) {
     SMA_LOG_ERROR("team", "{}: PE {} is not a member of the parent team", routine, g_runtime->my_pe);
     return nullptr;
@@ -104,8 +104,9 @@ int split_strided(shmem_team_t parent_handle, int start, int stride, int size,
   if (parent == nullptr) return -1;
   const std::vector<int> members = strided_members(*parent, start, stride, size);
   if (members.empty()) {
-    // Every PE of the parent sees the same arguments and returns here together.
-    SMA_LOG_ERROR("team", "{}: start {}, stride {}, size {} do not name PEs of the parent team "
+    // Every PE of the parent sees the same arguments and returns here together. A legal call:
+    // the specification defines the result (SHMEM_TEAM_INVALID, nonzero), so no message.
+    SMA_LOG_DEBUG("team", "{}: start {}, stride {}, size {} do not name PEs of the parent team "
                   "(it has PEs 0 to {})", routine, start, stride, size, parent->n_pes - 1);
     return -1;
   }

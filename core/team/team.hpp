@@ -51,9 +51,12 @@ void init_predefined(int my_pe, int n_pes, const std::vector<int> &local_peers);
 void reset_predefined() noexcept;
 
 // The team behind a handle, or null after logging an error that names the routine when the
-// handle is SHMEM_TEAM_INVALID or destroyed. A call before shmem_init or after shmem_finalize
-// is fatal.
-shoal_team *lookup(shmem_team_t team, const char *routine) noexcept;
+// handle is SHMEM_TEAM_INVALID or destroyed. Routines for which the specification defines the
+// result of SHMEM_TEAM_INVALID (splits, get_config, team_create_ctx) pass `legal`: that handle
+// then gets a debug line only. A call before shmem_init or after shmem_finalize is fatal.
+enum class InvalidTeam { error, legal };
+shoal_team *lookup(shmem_team_t team, const char *routine,
+                   InvalidTeam invalid = InvalidTeam::error) noexcept;
 // Whether the handle is a live team (no message; false outside init..finalize).
 bool is_live(shmem_team_t team) noexcept;
 

@@ -36,10 +36,13 @@ bool is_live(shmem_team_t team) noexcept {
   return g_live.count(team) != 0;
 }
 
-shoal_team *lookup(shmem_team_t team, const char *routine) noexcept {
+shoal_team *lookup(shmem_team_t team, const char *routine, InvalidTeam invalid) noexcept {
   rma::check_ctx(&shoal_ctx_default, routine);  // a call outside init..finalize is fatal
   if (team == nullptr) {
-    SMA_LOG_ERROR("team", "{}: PE {} passed SHMEM_TEAM_INVALID", routine, g_runtime->my_pe);
+    if (invalid == InvalidTeam::legal)
+      SMA_LOG_DEBUG("team", "{}: PE {} passed SHMEM_TEAM_INVALID", routine, g_runtime->my_pe);
+    else
+      SMA_LOG_ERROR("team", "{}: PE {} passed SHMEM_TEAM_INVALID", routine, g_runtime->my_pe);
     return nullptr;
   }
   if (!is_live(team)) {
@@ -84,7 +87,7 @@ int translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) noex
 
 int get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config,
                const char *routine) noexcept {
-  if (lookup(team, routine) == nullptr) return -1;
+  if (lookup(team, routine, InvalidTeam::legal) == nullptr) return -1;
   if (config == nullptr) {
     if (config_mask != 0) SMA_LOG_ERROR("team", "{}: config is NULL", routine);
     return config_mask != 0 ? -1 : 0;

@@ -9,6 +9,7 @@
 #   when a PE carries on after the error; default "UNREACHABLE|RETURNED").
 # MODE return: the job exits 0 within LIMIT seconds (every PE got the documented return value)
 #   and its output matches EXPECT when given.
+# QUIET=1: nothing on stderr names an error or a warning (a legal call).
 # (LAUNCHER_ARGS separated by "|" as a ";" would split the CTest command line.)
 cmake_minimum_required(VERSION 3.22)
 
@@ -48,6 +49,9 @@ if("${out}${err}" MATCHES "${SHOAL_TEST_SANITIZER_REPORT}")
 endif()
 if(DEFINED EXPECT AND NOT EXPECT STREQUAL "" AND NOT "${out}${err}" MATCHES "${EXPECT}")
   message(FATAL_ERROR "${CASE}: no message matching '${EXPECT}'")
+endif()
+if(QUIET AND "${err}" MATCHES "[Ee]rror|[Ww]arn")
+  message(FATAL_ERROR "${CASE}: a legal call printed an error or a warning (stderr above)")
 endif()
 if(MODE STREQUAL "return")
   if(NOT rc EQUAL 0)

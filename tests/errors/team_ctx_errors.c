@@ -19,6 +19,9 @@
  *   get_config_invalid      (return) shmem_team_get_config(SHMEM_TEAM_INVALID)
  *   ctx_create_null         (return) shmem_ctx_create(0, NULL)
  *   team_create_ctx_invalid (return) shmem_team_create_ctx(SHMEM_TEAM_INVALID)
+ *   ctx_quiet_invalid       (return) shmem_ctx_quiet(SHMEM_CTX_INVALID) is a no-op
+ *   ctx_fence_invalid       (return) shmem_ctx_fence(SHMEM_CTX_INVALID) is a no-op
+ *   ctx_pe_quiet_invalid    (return) shmem_ctx_pe_quiet(SHMEM_CTX_INVALID, ...) is a no-op
  *   ctx_invalid_put         shmem_ctx_putmem on SHMEM_CTX_INVALID
  *   ctx_destroyed_put       shmem_ctx_long_put on a destroyed context
  *   ctx_destroyed_quiet     shmem_ctx_quiet on a destroyed context
@@ -97,6 +100,30 @@ static shmem_ctx_t destroyed_ctx(void) {
   shmem_ctx_destroy(ctx);
   return ctx; /* dangling on purpose */
 }
+/* SHMEM_CTX_INVALID given to fence and quiet: no operation (OpenSHMEM 1.5, 1.6), and the
+ * default context still works after it. */
+static int default_ctx_works(const char *what) {
+  const int me = shmem_my_pe(), next = (me + 1) % shmem_n_pes();
+  shmem_long_p(heap + 2, 100 + me, next);
+  shmem_quiet();
+  shmem_barrier_all();
+  const long expected = 100 + (me + shmem_n_pes() - 1) % shmem_n_pes();
+  return returned(what, heap[2], heap[2] == expected);
+}
+static int ctx_quiet_invalid(void) {
+  shmem_ctx_quiet(SHMEM_CTX_INVALID);
+  return default_ctx_works("ctx_quiet(SHMEM_CTX_INVALID), then a put");
+}
+static int ctx_fence_invalid(void) {
+  shmem_ctx_fence(SHMEM_CTX_INVALID);
+  return default_ctx_works("ctx_fence(SHMEM_CTX_INVALID), then a put");
+}
+static int ctx_pe_quiet_invalid(void) {
+  const int pes[1] = {0};
+  shmem_ctx_pe_quiet(SHMEM_CTX_INVALID, pes, 1);
+  return default_ctx_works("ctx_pe_quiet(SHMEM_CTX_INVALID), then a put");
+}
+
 static void ctx_invalid_put(void) { shmem_ctx_putmem(SHMEM_CTX_INVALID, heap, heap + 1, 8, 0); }
 static void ctx_destroyed_put(void) { shmem_ctx_long_put(destroyed_ctx(), heap, heap + 1, 1, 0); }
 static void ctx_destroyed_quiet(void) { shmem_ctx_quiet(destroyed_ctx()); }
@@ -117,6 +144,9 @@ static const struct error_case cases[] = {
     {"get_config_invalid", NULL, get_config_invalid},
     {"ctx_create_null", NULL, ctx_create_null},
     {"team_create_ctx_invalid", NULL, team_create_ctx_invalid},
+    {"ctx_quiet_invalid", NULL, ctx_quiet_invalid},
+    {"ctx_fence_invalid", NULL, ctx_fence_invalid},
+    {"ctx_pe_quiet_invalid", NULL, ctx_pe_quiet_invalid},
     {"ctx_invalid_put", ctx_invalid_put, NULL},
     {"ctx_destroyed_put", ctx_destroyed_put, NULL},
     {"ctx_destroyed_quiet", ctx_destroyed_quiet, NULL},

@@ -6,7 +6,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <bit>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "log/log.hpp"
@@ -14,8 +16,38 @@
 namespace shoal::heap {
 namespace {
 
-Status map_fd(int fd, std::size_t size, std::byte *&base, const std::string &name) {
-  void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+// Maps `size` bytes of `fd` (shared), or of private anonymous memory when fd < 0, at an address
+// aligned to the smallest power of two >= size. The heap's offsets are then as aligned as its
+// addresses, so shmem_align honours every power-of-two alignment up to the heap size with the
+// same offset on every PE. Only address space is reserved beyond `size`, and given back.
+void *map_aligned(std::size_t size, int fd) noexcept {
+  const std::size_t align = std::bit_ceil(size);
+  void *reserved =
+      mmap(nullptr, size + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (reserved == MAP_FAILED) return MAP_FAILED;
+  const auto start = reinterpret_cast<std::uintptr_t>(reserved);
+  const std::uintptr_t aligned = (start + align - 1) & ~(align - 1);
+  void *where = reinterpret_cast<void *>(aligned);
+  void *p = fd >= 0 ? mmap(where, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0)
+                    : mmap(where, size, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+  if (p == MAP_FAILED) {
+    const int error = errno;
+    munmap(reserved, size + align);
+    errno = error;
+    return MAP_FAILED;
+  }
+  if (aligned > start) munmap(reserved, aligned - start);
+  const std::uintptr_t end = start + size + align, used_end = aligned + size;
+  if (end > used_end) munmap(reinterpret_cast<void *>(used_end), end - used_end);
+  return p;
+}
+
+// aligned: at an address aligned as map_aligned says (this PE's own heap), or anywhere (a
+// neighbour's heap, reached through offsets).
+Status map_fd(int fd, std::size_t size, bool aligned, std::byte *&base, const std::string &name) {
+  void *p = aligned ? map_aligned(size, fd)
+                    : mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) {
     SMA_LOG_ERROR("heap", "mmap of shared memory /dev/shm{} ({} bytes) failed: {}", name, size,
                   std::strerror(errno));
@@ -61,7 +93,7 @@ Status SharedSegment::create(const std::string &name, std::size_t size) {
     unlink();
     return Status::no_memory;
   }
-  const Status s = map_fd(fd, size, base_, name);
+  const Status s = map_fd(fd, size, true, base_, name);
   close(fd);
   if (s != Status::ok) {
     unlink();
@@ -72,8 +104,7 @@ Status SharedSegment::create(const std::string &name, std::size_t size) {
 }
 
 Status SharedSegment::create_private(std::size_t size) {
-  void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
+  void *p = map_aligned(size, -1);
   if (p == MAP_FAILED) {
     SMA_LOG_ERROR("heap", "cannot reserve {} bytes for the symmetric heap: {}", size,
                   std::strerror(errno));
@@ -104,7 +135,7 @@ Status SharedSegment::attach(const std::string &name, std::size_t size) {
     close(fd);
     return Status::io_error;
   }
-  const Status s = map_fd(fd, size, base_, name);
+  const Status s = map_fd(fd, size, false, base_, name);
   close(fd);
   if (s == Status::ok) size_ = size;
   return s;

@@ -149,6 +149,28 @@ TEST(Heap, AlignPowersOfTwo) {
   shmem_free(anchor);
 }
 
+// Alignments beyond the page size too (issue 17): every power of two from 8 B to 4 MiB, each
+// block at the same offset on every PE and reachable as symmetric memory.
+TEST(Heap, AlignLargePowersOfTwo) {
+  void* anchor = shmem_malloc(8);
+  SHOAL_ASSERT_ALL_PES(anchor != nullptr);
+  std::int64_t offs[64];
+  int k = 0;
+  std::vector<void*> ptrs;
+  for (std::size_t align = 8; align <= (std::size_t{4} << 20); align *= 2) {
+    void* p = shmem_align(align, 16);
+    SHOAL_ASSERT_ALL_PES(p != nullptr);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % align, 0u)
+        << "shmem_align(" << align << ", 16) = " << p << " on PE " << me();
+    expect_symmetric(static_cast<unsigned char*>(p), 16, "shmem_align(large, 16)");
+    ptrs.push_back(p);
+    offs[k++] = offset_from(anchor, p);
+  }
+  expect_same_offsets_on_all_pes(offs, k, "shmem_align (large alignments)");
+  for (void* p : ptrs) shmem_free(p);
+  shmem_free(anchor);
+}
+
 TEST(Heap, AlignSizeZero) {
   void* p = shmem_align(64, 0);
   shmem_free(p);  // NULL (spec) or freeable

@@ -43,7 +43,7 @@ bool Runtime::start(int requested_thread_level, std::string &error) {
   if (!config.load(error)) return false;
   log::init(config.log_level);
 
-  if (boot::make_bootstrap(bootstrap, config.bootstrap_collect) != Status::ok)
+  if (!bootstrap && boot::make_bootstrap(bootstrap, config.bootstrap_collect) != Status::ok)
     return fail(error, "cannot start: the PMIx bootstrap failed (was this program started by "
                        "oshrun or another PMIx launcher that is still running?)");
   my_pe = bootstrap->rank();
@@ -242,7 +242,7 @@ Status Runtime::connect_worker(ucx::UcxWorker &w) {
   return Status::ok;
 }
 
-void Runtime::stop(bool peers_alive) {
+void Runtime::stop(bool peers_alive, bool end_session) {
   shoal_ctx_default.worker = nullptr;
   team::reset_predefined();
   for (auto &pool : spare_workers) pool.clear();  // closes them
@@ -266,7 +266,7 @@ void Runtime::stop(bool peers_alive) {
   for (auto &segment : peer_data) segment.release();
   data_memory.release();  // keeps the mapping: the program's globals live in it
   heap_memory.release();
-  if (bootstrap) (void)bootstrap->finalize();
+  if (bootstrap && end_session) (void)bootstrap->finalize();
 }
 
 }  // namespace shoal

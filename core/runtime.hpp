@@ -34,12 +34,14 @@ struct PeerView {
 
 class Runtime {
  public:
-  // Brings the PE up; on failure returns false with a message in `error`.
+  // Brings the PE up; on failure returns false with a message in `error`. A bootstrap handed
+  // in beforehand (the PMIx session of an earlier life of the library) is used as it is.
   bool start(int requested_thread_level, std::string &error);
   // Releases what start() set up, in order (UCX objects before the context that owns them).
   // With `peers_alive` (shmem_finalize) it first waits for every PE to close its endpoints;
-  // after a failed start the other PEs may be gone, so it does not.
-  void stop(bool peers_alive = true);
+  // after a failed start the other PEs may be gone, so it does not. With `end_session` false
+  // the bootstrap stays connected (its owner may take it for a later start).
+  void stop(bool peers_alive = true, bool end_session = true);
 
   int my_pe = 0;
   int n_pes = 1;

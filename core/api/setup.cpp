@@ -15,6 +15,13 @@ namespace shoal {
 namespace {
 
 LibraryState g_state = LibraryState::never_initialized;
+// shmem_init/shmem_init_thread calls not yet matched by a shmem_finalize (OpenSHMEM 1.6: the
+// library finalizes at the last one; a later shmem_init starts it anew).
+int g_init_depth = 0;
+// The PMIx session outlives a finalized library: a later shmem_init reuses it, and it ends at
+// exit. (Open MPI's server refuses fences, "PARTIAL SUCCESS", among clients of which one
+// finalized PMIx and initialized it again.)
+std::unique_ptr<boot::Bootstrap> g_session;
 bool g_exiting = false;  // shmem_global_exit in progress: the exit handler must not finalize
 // start_pes programs (OpenSHMEM 1.2 and older) had no shmem_finalize: finalize them at exit.
 bool g_finalize_at_exit = false;
@@ -38,15 +45,13 @@ void finalize_at_exit();
 int initialize(int requested, int *provided) noexcept {
   std::lock_guard lock(g_setup_mutex);
   if (g_state == LibraryState::running) {
+    ++g_init_depth;
     if (provided) *provided = g_runtime->thread_level;
     return 0;
   }
-  if (g_state == LibraryState::finalized) {
-    log::logger().error("shmem_init: the library cannot be initialized again after shmem_finalize");
-    return 1;
-  }
   try {
     auto rt = std::make_unique<Runtime>();
+    rt->bootstrap = std::move(g_session);
     std::string error;
     if (!rt->start(requested, error) || coll::init_collectives(*rt, error) != Status::ok) {
       log::logger().error("shmem_init: {}", error);
@@ -58,6 +63,7 @@ int initialize(int requested, int *provided) noexcept {
     }
     g_runtime = rt.release();
     g_state = LibraryState::running;
+    g_init_depth = 1;
     print_banner(*g_runtime);
     if (provided) *provided = g_runtime->thread_level;
     // Programs written for start_pes often never call shmem_finalize: finalize for them.
@@ -74,26 +80,36 @@ int initialize(int requested, int *provided) noexcept {
 void finalize() noexcept {
   std::lock_guard lock(g_setup_mutex);
   if (g_state != LibraryState::running) return;
+  if (--g_init_depth > 0) return;  // an inner init's finalize
   ctx::destroy_all("shmem_finalize");
   coll::barrier_all("shmem_finalize");
   coll::finalize_collectives();
-  g_runtime->stop();
+  g_runtime->stop(/*peers_alive=*/true, /*end_session=*/false);
+  g_session = std::move(g_runtime->bootstrap);
   delete g_runtime;
   g_runtime = nullptr;
   g_state = LibraryState::finalized;
 }
 
 void finalize_at_exit() {
-  if (g_exiting || g_state != LibraryState::running) return;
-  if (g_finalize_at_exit) {
+  if (g_exiting) return;
+  if (g_state == LibraryState::running) {
+    if (!g_finalize_at_exit) {
+      // Since OpenSHMEM 1.4 every shmem_init is matched by a shmem_finalize. Finalizing here
+      // would be collective: its barrier could complete one that the other PEs wait in for
+      // another reason, and the job would hang. So this PE ends unfinalized, and the launcher
+      // ends the job.
+      log::logger().error("exiting without calling shmem_finalize");
+      std::fflush(nullptr);
+      return;
+    }
+    g_init_depth = 1;  // start_pes programs: finalize whatever the nesting
     finalize();
-    return;
   }
-  // Since OpenSHMEM 1.4 every shmem_init is matched by a shmem_finalize. Finalizing here would be
-  // collective: its barrier could complete one that the other PEs wait in for another reason,
-  // and the job would hang. So this PE ends unfinalized, and the launcher ends the job.
-  log::logger().error("exiting without calling shmem_finalize");
-  std::fflush(nullptr);
+  if (g_session) {  // the PMIx session ends with the process
+    (void)g_session->finalize();
+    g_session.reset();
+  }
 }
 
 }  // namespace

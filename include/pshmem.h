@@ -990,34 +990,106 @@ void pshmem_ctx_uint64_atomic_xor(shmem_ctx_t ctx, uint64_t *dest, uint64_t valu
 int pshmem_int_fetch(const int *source, int pe) SHOAL_NOEXCEPT;
 long pshmem_long_fetch(const long *source, int pe) SHOAL_NOEXCEPT;
 long long pshmem_longlong_fetch(const long long *source, int pe) SHOAL_NOEXCEPT;
+unsigned int pshmem_uint_fetch(const unsigned int *source, int pe) SHOAL_NOEXCEPT;
+unsigned long pshmem_ulong_fetch(const unsigned long *source, int pe) SHOAL_NOEXCEPT;
+unsigned long long pshmem_ulonglong_fetch(const unsigned long long *source, int pe) SHOAL_NOEXCEPT;
+int32_t pshmem_int32_fetch(const int32_t *source, int pe) SHOAL_NOEXCEPT;
+int64_t pshmem_int64_fetch(const int64_t *source, int pe) SHOAL_NOEXCEPT;
+uint32_t pshmem_uint32_fetch(const uint32_t *source, int pe) SHOAL_NOEXCEPT;
+uint64_t pshmem_uint64_fetch(const uint64_t *source, int pe) SHOAL_NOEXCEPT;
+size_t pshmem_size_fetch(const size_t *source, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t pshmem_ptrdiff_fetch(const ptrdiff_t *source, int pe) SHOAL_NOEXCEPT;
 float pshmem_float_fetch(const float *source, int pe) SHOAL_NOEXCEPT;
 double pshmem_double_fetch(const double *source, int pe) SHOAL_NOEXCEPT;
 void pshmem_int_set(int *dest, int value, int pe) SHOAL_NOEXCEPT;
 void pshmem_long_set(long *dest, long value, int pe) SHOAL_NOEXCEPT;
 void pshmem_longlong_set(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint_set(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void pshmem_ulong_set(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void pshmem_ulonglong_set(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void pshmem_int32_set(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void pshmem_int64_set(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint32_set(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint64_set(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void pshmem_size_set(size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+void pshmem_ptrdiff_set(ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
 void pshmem_float_set(float *dest, float value, int pe) SHOAL_NOEXCEPT;
 void pshmem_double_set(double *dest, double value, int pe) SHOAL_NOEXCEPT;
 int pshmem_int_cswap(int *dest, int cond, int value, int pe) SHOAL_NOEXCEPT;
 long pshmem_long_cswap(long *dest, long cond, long value, int pe) SHOAL_NOEXCEPT;
 long long pshmem_longlong_cswap(long long *dest, long long cond, long long value, int pe) SHOAL_NOEXCEPT;
+unsigned int pshmem_uint_cswap(unsigned int *dest, unsigned int cond, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long pshmem_ulong_cswap(unsigned long *dest, unsigned long cond, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long pshmem_ulonglong_cswap(unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t pshmem_int32_cswap(int32_t *dest, int32_t cond, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t pshmem_int64_cswap(int64_t *dest, int64_t cond, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t pshmem_uint32_cswap(uint32_t *dest, uint32_t cond, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t pshmem_uint64_cswap(uint64_t *dest, uint64_t cond, uint64_t value, int pe) SHOAL_NOEXCEPT;
+size_t pshmem_size_cswap(size_t *dest, size_t cond, size_t value, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t pshmem_ptrdiff_cswap(ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
 int pshmem_int_swap(int *dest, int value, int pe) SHOAL_NOEXCEPT;
 long pshmem_long_swap(long *dest, long value, int pe) SHOAL_NOEXCEPT;
 long long pshmem_longlong_swap(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+unsigned int pshmem_uint_swap(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long pshmem_ulong_swap(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long pshmem_ulonglong_swap(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t pshmem_int32_swap(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t pshmem_int64_swap(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t pshmem_uint32_swap(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t pshmem_uint64_swap(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+size_t pshmem_size_swap(size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t pshmem_ptrdiff_swap(ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
 float pshmem_float_swap(float *dest, float value, int pe) SHOAL_NOEXCEPT;
 double pshmem_double_swap(double *dest, double value, int pe) SHOAL_NOEXCEPT;
 long pshmem_swap(long *dest, long value, int pe) SHOAL_NOEXCEPT;
 int pshmem_int_finc(int *dest, int pe) SHOAL_NOEXCEPT;
 long pshmem_long_finc(long *dest, int pe) SHOAL_NOEXCEPT;
 long long pshmem_longlong_finc(long long *dest, int pe) SHOAL_NOEXCEPT;
+unsigned int pshmem_uint_finc(unsigned int *dest, int pe) SHOAL_NOEXCEPT;
+unsigned long pshmem_ulong_finc(unsigned long *dest, int pe) SHOAL_NOEXCEPT;
+unsigned long long pshmem_ulonglong_finc(unsigned long long *dest, int pe) SHOAL_NOEXCEPT;
+int32_t pshmem_int32_finc(int32_t *dest, int pe) SHOAL_NOEXCEPT;
+int64_t pshmem_int64_finc(int64_t *dest, int pe) SHOAL_NOEXCEPT;
+uint32_t pshmem_uint32_finc(uint32_t *dest, int pe) SHOAL_NOEXCEPT;
+uint64_t pshmem_uint64_finc(uint64_t *dest, int pe) SHOAL_NOEXCEPT;
+size_t pshmem_size_finc(size_t *dest, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t pshmem_ptrdiff_finc(ptrdiff_t *dest, int pe) SHOAL_NOEXCEPT;
 void pshmem_int_inc(int *dest, int pe) SHOAL_NOEXCEPT;
 void pshmem_long_inc(long *dest, int pe) SHOAL_NOEXCEPT;
 void pshmem_longlong_inc(long long *dest, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint_inc(unsigned int *dest, int pe) SHOAL_NOEXCEPT;
+void pshmem_ulong_inc(unsigned long *dest, int pe) SHOAL_NOEXCEPT;
+void pshmem_ulonglong_inc(unsigned long long *dest, int pe) SHOAL_NOEXCEPT;
+void pshmem_int32_inc(int32_t *dest, int pe) SHOAL_NOEXCEPT;
+void pshmem_int64_inc(int64_t *dest, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint32_inc(uint32_t *dest, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint64_inc(uint64_t *dest, int pe) SHOAL_NOEXCEPT;
+void pshmem_size_inc(size_t *dest, int pe) SHOAL_NOEXCEPT;
+void pshmem_ptrdiff_inc(ptrdiff_t *dest, int pe) SHOAL_NOEXCEPT;
 int pshmem_int_fadd(int *dest, int value, int pe) SHOAL_NOEXCEPT;
 long pshmem_long_fadd(long *dest, long value, int pe) SHOAL_NOEXCEPT;
 long long pshmem_longlong_fadd(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+unsigned int pshmem_uint_fadd(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long pshmem_ulong_fadd(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long pshmem_ulonglong_fadd(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t pshmem_int32_fadd(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t pshmem_int64_fadd(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t pshmem_uint32_fadd(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t pshmem_uint64_fadd(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+size_t pshmem_size_fadd(size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t pshmem_ptrdiff_fadd(ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
 void pshmem_int_add(int *dest, int value, int pe) SHOAL_NOEXCEPT;
 void pshmem_long_add(long *dest, long value, int pe) SHOAL_NOEXCEPT;
 void pshmem_longlong_add(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint_add(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void pshmem_ulong_add(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void pshmem_ulonglong_add(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void pshmem_int32_add(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void pshmem_int64_add(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint32_add(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void pshmem_uint64_add(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void pshmem_size_add(size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+void pshmem_ptrdiff_add(ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
 
 /* ---- Nonblocking atomic memory operations ---------------------------------------------------- */
 
@@ -1762,7 +1834,7 @@ SHOAL_EXTENSION void pshmem_complexf_prod_to_all(float _Complex *dest, const flo
 
 /* ---- Point-to-point synchronization routines ------------------------------------------------- */
 
-/* Wait until (short/ushort deprecated since 1.5) */
+/* Wait until (short/ushort: deprecated since 1.5 for wait_until, extensions as in Sandia OpenSHMEM for the others) */
 void pshmem_int_wait_until(int *ivar, int cmp, int cmp_value) SHOAL_NOEXCEPT;
 void pshmem_long_wait_until(long *ivar, int cmp, long cmp_value) SHOAL_NOEXCEPT;
 void pshmem_longlong_wait_until(long long *ivar, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
@@ -1789,6 +1861,8 @@ void pshmem_uint32_wait_until_all(uint32_t *ivars, size_t nelems, const int *sta
 void pshmem_uint64_wait_until_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
 void pshmem_size_wait_until_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
 void pshmem_ptrdiff_wait_until_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+void pshmem_short_wait_until_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+void pshmem_ushort_wait_until_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_int_wait_until_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_long_wait_until_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_longlong_wait_until_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
@@ -1801,6 +1875,8 @@ size_t pshmem_uint32_wait_until_any(uint32_t *ivars, size_t nelems, const int *s
 size_t pshmem_uint64_wait_until_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_size_wait_until_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_ptrdiff_wait_until_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_short_wait_until_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ushort_wait_until_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_int_wait_until_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_long_wait_until_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_longlong_wait_until_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
@@ -1813,6 +1889,8 @@ size_t pshmem_uint32_wait_until_some(uint32_t *ivars, size_t nelems, size_t *ind
 size_t pshmem_uint64_wait_until_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_size_wait_until_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_ptrdiff_wait_until_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_short_wait_until_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ushort_wait_until_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
 void pshmem_int_wait_until_all_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
 void pshmem_long_wait_until_all_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
 void pshmem_longlong_wait_until_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
@@ -1825,6 +1903,8 @@ void pshmem_uint32_wait_until_all_vector(uint32_t *ivars, size_t nelems, const i
 void pshmem_uint64_wait_until_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
 void pshmem_size_wait_until_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
 void pshmem_ptrdiff_wait_until_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+void pshmem_short_wait_until_all_vector(short *ivars, size_t nelems, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT;
+void pshmem_ushort_wait_until_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_int_wait_until_any_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_long_wait_until_any_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_longlong_wait_until_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
@@ -1837,6 +1917,8 @@ size_t pshmem_uint32_wait_until_any_vector(uint32_t *ivars, size_t nelems, const
 size_t pshmem_uint64_wait_until_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_size_wait_until_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_ptrdiff_wait_until_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_short_wait_until_any_vector(short *ivars, size_t nelems, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ushort_wait_until_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_int_wait_until_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_long_wait_until_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_longlong_wait_until_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
@@ -1849,8 +1931,10 @@ size_t pshmem_uint32_wait_until_some_vector(uint32_t *ivars, size_t nelems, size
 size_t pshmem_uint64_wait_until_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_size_wait_until_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_ptrdiff_wait_until_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_short_wait_until_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ushort_wait_until_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT;
 
-/* Test (short/ushort deprecated since 1.5) */
+/* Test (short/ushort: deprecated since 1.5 for test, extensions as in Sandia OpenSHMEM for the others) */
 int pshmem_int_test(int *ivar, int cmp, int cmp_value) SHOAL_NOEXCEPT;
 int pshmem_long_test(long *ivar, int cmp, long cmp_value) SHOAL_NOEXCEPT;
 int pshmem_longlong_test(long long *ivar, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
@@ -1877,6 +1961,8 @@ int pshmem_uint32_test_all(uint32_t *ivars, size_t nelems, const int *status, in
 int pshmem_uint64_test_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
 int pshmem_size_test_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
 int pshmem_ptrdiff_test_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+int pshmem_short_test_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+int pshmem_ushort_test_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_int_test_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_long_test_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_longlong_test_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
@@ -1889,6 +1975,8 @@ size_t pshmem_uint32_test_any(uint32_t *ivars, size_t nelems, const int *status,
 size_t pshmem_uint64_test_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_size_test_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_ptrdiff_test_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_short_test_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ushort_test_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_int_test_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_long_test_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_longlong_test_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
@@ -1901,6 +1989,8 @@ size_t pshmem_uint32_test_some(uint32_t *ivars, size_t nelems, size_t *indices, 
 size_t pshmem_uint64_test_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_size_test_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
 size_t pshmem_ptrdiff_test_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_short_test_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+size_t pshmem_ushort_test_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
 int pshmem_int_test_all_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
 int pshmem_long_test_all_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
 int pshmem_longlong_test_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
@@ -1913,6 +2003,8 @@ int pshmem_uint32_test_all_vector(uint32_t *ivars, size_t nelems, const int *sta
 int pshmem_uint64_test_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
 int pshmem_size_test_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
 int pshmem_ptrdiff_test_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+int pshmem_short_test_all_vector(short *ivars, size_t nelems, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT;
+int pshmem_ushort_test_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_int_test_any_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_long_test_any_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_longlong_test_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
@@ -1925,6 +2017,8 @@ size_t pshmem_uint32_test_any_vector(uint32_t *ivars, size_t nelems, const int *
 size_t pshmem_uint64_test_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_size_test_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_ptrdiff_test_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_short_test_any_vector(short *ivars, size_t nelems, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ushort_test_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_int_test_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_long_test_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_longlong_test_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
@@ -1937,6 +2031,8 @@ size_t pshmem_uint32_test_some_vector(uint32_t *ivars, size_t nelems, size_t *in
 size_t pshmem_uint64_test_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_size_test_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
 size_t pshmem_ptrdiff_test_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_short_test_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT;
+size_t pshmem_ushort_test_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT;
 
 /* Signal wait */
 uint64_t pshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;

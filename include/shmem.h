@@ -1125,34 +1125,106 @@ void shmem_ctx_uint64_atomic_xor(shmem_ctx_t ctx, uint64_t *dest, uint64_t value
 int shmem_int_fetch(const int *source, int pe) SHOAL_NOEXCEPT;
 long shmem_long_fetch(const long *source, int pe) SHOAL_NOEXCEPT;
 long long shmem_longlong_fetch(const long long *source, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_uint_fetch(const unsigned int *source, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ulong_fetch(const unsigned long *source, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ulonglong_fetch(const unsigned long long *source, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_int32_fetch(const int32_t *source, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_int64_fetch(const int64_t *source, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_uint32_fetch(const uint32_t *source, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_uint64_fetch(const uint64_t *source, int pe) SHOAL_NOEXCEPT;
+size_t shmem_size_fetch(const size_t *source, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_fetch(const ptrdiff_t *source, int pe) SHOAL_NOEXCEPT;
 float shmem_float_fetch(const float *source, int pe) SHOAL_NOEXCEPT;
 double shmem_double_fetch(const double *source, int pe) SHOAL_NOEXCEPT;
 void shmem_int_set(int *dest, int value, int pe) SHOAL_NOEXCEPT;
 void shmem_long_set(long *dest, long value, int pe) SHOAL_NOEXCEPT;
 void shmem_longlong_set(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_set(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_set(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_set(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_set(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_set(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_set(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_set(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_size_set(size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_set(ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
 void shmem_float_set(float *dest, float value, int pe) SHOAL_NOEXCEPT;
 void shmem_double_set(double *dest, double value, int pe) SHOAL_NOEXCEPT;
 int shmem_int_cswap(int *dest, int cond, int value, int pe) SHOAL_NOEXCEPT;
 long shmem_long_cswap(long *dest, long cond, long value, int pe) SHOAL_NOEXCEPT;
 long long shmem_longlong_cswap(long long *dest, long long cond, long long value, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_uint_cswap(unsigned int *dest, unsigned int cond, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ulong_cswap(unsigned long *dest, unsigned long cond, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ulonglong_cswap(unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_int32_cswap(int32_t *dest, int32_t cond, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_int64_cswap(int64_t *dest, int64_t cond, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_uint32_cswap(uint32_t *dest, uint32_t cond, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_uint64_cswap(uint64_t *dest, uint64_t cond, uint64_t value, int pe) SHOAL_NOEXCEPT;
+size_t shmem_size_cswap(size_t *dest, size_t cond, size_t value, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_cswap(ptrdiff_t *dest, ptrdiff_t cond, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
 int shmem_int_swap(int *dest, int value, int pe) SHOAL_NOEXCEPT;
 long shmem_long_swap(long *dest, long value, int pe) SHOAL_NOEXCEPT;
 long long shmem_longlong_swap(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_uint_swap(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ulong_swap(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ulonglong_swap(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_int32_swap(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_int64_swap(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_uint32_swap(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_uint64_swap(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+size_t shmem_size_swap(size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_swap(ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
 float shmem_float_swap(float *dest, float value, int pe) SHOAL_NOEXCEPT;
 double shmem_double_swap(double *dest, double value, int pe) SHOAL_NOEXCEPT;
 long shmem_swap(long *dest, long value, int pe) SHOAL_NOEXCEPT;
 int shmem_int_finc(int *dest, int pe) SHOAL_NOEXCEPT;
 long shmem_long_finc(long *dest, int pe) SHOAL_NOEXCEPT;
 long long shmem_longlong_finc(long long *dest, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_uint_finc(unsigned int *dest, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ulong_finc(unsigned long *dest, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ulonglong_finc(unsigned long long *dest, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_int32_finc(int32_t *dest, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_int64_finc(int64_t *dest, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_uint32_finc(uint32_t *dest, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_uint64_finc(uint64_t *dest, int pe) SHOAL_NOEXCEPT;
+size_t shmem_size_finc(size_t *dest, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_finc(ptrdiff_t *dest, int pe) SHOAL_NOEXCEPT;
 void shmem_int_inc(int *dest, int pe) SHOAL_NOEXCEPT;
 void shmem_long_inc(long *dest, int pe) SHOAL_NOEXCEPT;
 void shmem_longlong_inc(long long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_inc(unsigned int *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_inc(unsigned long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_inc(unsigned long long *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_inc(int32_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_inc(int64_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_inc(uint32_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_inc(uint64_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_size_inc(size_t *dest, int pe) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_inc(ptrdiff_t *dest, int pe) SHOAL_NOEXCEPT;
 int shmem_int_fadd(int *dest, int value, int pe) SHOAL_NOEXCEPT;
 long shmem_long_fadd(long *dest, long value, int pe) SHOAL_NOEXCEPT;
 long long shmem_longlong_fadd(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+unsigned int shmem_uint_fadd(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+unsigned long shmem_ulong_fadd(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+unsigned long long shmem_ulonglong_fadd(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+int32_t shmem_int32_fadd(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+int64_t shmem_int64_fadd(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+uint32_t shmem_uint32_fadd(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+uint64_t shmem_uint64_fadd(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+size_t shmem_size_fadd(size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+ptrdiff_t shmem_ptrdiff_fadd(ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
 void shmem_int_add(int *dest, int value, int pe) SHOAL_NOEXCEPT;
 void shmem_long_add(long *dest, long value, int pe) SHOAL_NOEXCEPT;
 void shmem_longlong_add(long long *dest, long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint_add(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulong_add(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT;
+void shmem_ulonglong_add(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT;
+void shmem_int32_add(int32_t *dest, int32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_int64_add(int64_t *dest, int64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint32_add(uint32_t *dest, uint32_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_uint64_add(uint64_t *dest, uint64_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_size_add(size_t *dest, size_t value, int pe) SHOAL_NOEXCEPT;
+void shmem_ptrdiff_add(ptrdiff_t *dest, ptrdiff_t value, int pe) SHOAL_NOEXCEPT;
 
 /* ---- Nonblocking atomic memory operations ---------------------------------------------------- */
 
@@ -1897,7 +1969,7 @@ SHOAL_EXTENSION void shmem_complexf_prod_to_all(float _Complex *dest, const floa
 
 /* ---- Point-to-point synchronization routines ------------------------------------------------- */
 
-/* Wait until (short/ushort deprecated since 1.5) */
+/* Wait until (short/ushort: deprecated since 1.5 for wait_until, extensions as in Sandia OpenSHMEM for the others) */
 void shmem_int_wait_until(int *ivar, int cmp, int cmp_value) SHOAL_NOEXCEPT;
 void shmem_long_wait_until(long *ivar, int cmp, long cmp_value) SHOAL_NOEXCEPT;
 void shmem_longlong_wait_until(long long *ivar, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
@@ -1924,6 +1996,8 @@ void shmem_uint32_wait_until_all(uint32_t *ivars, size_t nelems, const int *stat
 void shmem_uint64_wait_until_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
 void shmem_size_wait_until_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
 void shmem_ptrdiff_wait_until_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+void shmem_short_wait_until_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+void shmem_ushort_wait_until_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_int_wait_until_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_long_wait_until_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_longlong_wait_until_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
@@ -1936,6 +2010,8 @@ size_t shmem_uint32_wait_until_any(uint32_t *ivars, size_t nelems, const int *st
 size_t shmem_uint64_wait_until_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_size_wait_until_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_ptrdiff_wait_until_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_short_wait_until_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ushort_wait_until_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_int_wait_until_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_long_wait_until_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_longlong_wait_until_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
@@ -1948,6 +2024,8 @@ size_t shmem_uint32_wait_until_some(uint32_t *ivars, size_t nelems, size_t *indi
 size_t shmem_uint64_wait_until_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_size_wait_until_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_ptrdiff_wait_until_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_short_wait_until_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ushort_wait_until_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
 void shmem_int_wait_until_all_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
 void shmem_long_wait_until_all_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
 void shmem_longlong_wait_until_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
@@ -1960,6 +2038,8 @@ void shmem_uint32_wait_until_all_vector(uint32_t *ivars, size_t nelems, const in
 void shmem_uint64_wait_until_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
 void shmem_size_wait_until_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
 void shmem_ptrdiff_wait_until_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+void shmem_short_wait_until_all_vector(short *ivars, size_t nelems, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT;
+void shmem_ushort_wait_until_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_int_wait_until_any_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_long_wait_until_any_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_longlong_wait_until_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
@@ -1972,6 +2052,8 @@ size_t shmem_uint32_wait_until_any_vector(uint32_t *ivars, size_t nelems, const 
 size_t shmem_uint64_wait_until_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_size_wait_until_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_ptrdiff_wait_until_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_short_wait_until_any_vector(short *ivars, size_t nelems, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ushort_wait_until_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_int_wait_until_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_long_wait_until_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_longlong_wait_until_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
@@ -1984,8 +2066,10 @@ size_t shmem_uint32_wait_until_some_vector(uint32_t *ivars, size_t nelems, size_
 size_t shmem_uint64_wait_until_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_size_wait_until_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_ptrdiff_wait_until_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_short_wait_until_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ushort_wait_until_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT;
 
-/* Test (short/ushort deprecated since 1.5) */
+/* Test (short/ushort: deprecated since 1.5 for test, extensions as in Sandia OpenSHMEM for the others) */
 int shmem_int_test(int *ivar, int cmp, int cmp_value) SHOAL_NOEXCEPT;
 int shmem_long_test(long *ivar, int cmp, long cmp_value) SHOAL_NOEXCEPT;
 int shmem_longlong_test(long long *ivar, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
@@ -2012,6 +2096,8 @@ int shmem_uint32_test_all(uint32_t *ivars, size_t nelems, const int *status, int
 int shmem_uint64_test_all(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
 int shmem_size_test_all(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
 int shmem_ptrdiff_test_all(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+int shmem_short_test_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+int shmem_ushort_test_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_int_test_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_long_test_any(long *ivars, size_t nelems, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_longlong_test_any(long long *ivars, size_t nelems, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
@@ -2024,6 +2110,8 @@ size_t shmem_uint32_test_any(uint32_t *ivars, size_t nelems, const int *status, 
 size_t shmem_uint64_test_any(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_size_test_any(size_t *ivars, size_t nelems, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_ptrdiff_test_any(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_short_test_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ushort_test_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_int_test_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_long_test_some(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_longlong_test_some(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long cmp_value) SHOAL_NOEXCEPT;
@@ -2036,6 +2124,8 @@ size_t shmem_uint32_test_some(uint32_t *ivars, size_t nelems, size_t *indices, c
 size_t shmem_uint64_test_some(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_size_test_some(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t cmp_value) SHOAL_NOEXCEPT;
 size_t shmem_ptrdiff_test_some(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_short_test_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT;
+size_t shmem_ushort_test_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT;
 int shmem_int_test_all_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
 int shmem_long_test_all_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
 int shmem_longlong_test_all_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
@@ -2048,6 +2138,8 @@ int shmem_uint32_test_all_vector(uint32_t *ivars, size_t nelems, const int *stat
 int shmem_uint64_test_all_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
 int shmem_size_test_all_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
 int shmem_ptrdiff_test_all_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+int shmem_short_test_all_vector(short *ivars, size_t nelems, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT;
+int shmem_ushort_test_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_int_test_any_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_long_test_any_vector(long *ivars, size_t nelems, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_longlong_test_any_vector(long long *ivars, size_t nelems, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
@@ -2060,6 +2152,8 @@ size_t shmem_uint32_test_any_vector(uint32_t *ivars, size_t nelems, const int *s
 size_t shmem_uint64_test_any_vector(uint64_t *ivars, size_t nelems, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_size_test_any_vector(size_t *ivars, size_t nelems, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_ptrdiff_test_any_vector(ptrdiff_t *ivars, size_t nelems, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_short_test_any_vector(short *ivars, size_t nelems, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ushort_test_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_int_test_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_long_test_some_vector(long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_longlong_test_some_vector(long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, long long *cmp_values) SHOAL_NOEXCEPT;
@@ -2072,6 +2166,8 @@ size_t shmem_uint32_test_some_vector(uint32_t *ivars, size_t nelems, size_t *ind
 size_t shmem_uint64_test_some_vector(uint64_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, uint64_t *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_size_test_some_vector(size_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, size_t *cmp_values) SHOAL_NOEXCEPT;
 size_t shmem_ptrdiff_test_some_vector(ptrdiff_t *ivars, size_t nelems, size_t *indices, const int *status, int cmp, ptrdiff_t *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_short_test_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT;
+size_t shmem_ushort_test_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT;
 
 /* Signal wait */
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value) SHOAL_NOEXCEPT;
@@ -2801,6 +2897,12 @@ void shoal_c11_generic_type_error(void);
         const long *: shmem_long_fetch, \
         long long *: shmem_longlong_fetch, \
         const long long *: shmem_longlong_fetch, \
+        unsigned int *: shmem_uint_fetch, \
+        const unsigned int *: shmem_uint_fetch, \
+        unsigned long *: shmem_ulong_fetch, \
+        const unsigned long *: shmem_ulong_fetch, \
+        unsigned long long *: shmem_ulonglong_fetch, \
+        const unsigned long long *: shmem_ulonglong_fetch, \
         float *: shmem_float_fetch, \
         const float *: shmem_float_fetch, \
         double *: shmem_double_fetch, \
@@ -2812,6 +2914,9 @@ void shoal_c11_generic_type_error(void);
         int *: shmem_int_set, \
         long *: shmem_long_set, \
         long long *: shmem_longlong_set, \
+        unsigned int *: shmem_uint_set, \
+        unsigned long *: shmem_ulong_set, \
+        unsigned long long *: shmem_ulonglong_set, \
         float *: shmem_float_set, \
         double *: shmem_double_set)(__VA_ARGS__)
 
@@ -2820,7 +2925,10 @@ void shoal_c11_generic_type_error(void);
     _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
         int *: shmem_int_cswap, \
         long *: shmem_long_cswap, \
-        long long *: shmem_longlong_cswap)(__VA_ARGS__)
+        long long *: shmem_longlong_cswap, \
+        unsigned int *: shmem_uint_cswap, \
+        unsigned long *: shmem_ulong_cswap, \
+        unsigned long long *: shmem_ulonglong_cswap)(__VA_ARGS__)
 
 /* shmem_swap(dest, value, pe) */
 #define shmem_swap(...) \
@@ -2828,6 +2936,9 @@ void shoal_c11_generic_type_error(void);
         int *: shmem_int_swap, \
         long *: shmem_long_swap, \
         long long *: shmem_longlong_swap, \
+        unsigned int *: shmem_uint_swap, \
+        unsigned long *: shmem_ulong_swap, \
+        unsigned long long *: shmem_ulonglong_swap, \
         float *: shmem_float_swap, \
         double *: shmem_double_swap)(__VA_ARGS__)
 
@@ -2836,28 +2947,40 @@ void shoal_c11_generic_type_error(void);
     _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
         int *: shmem_int_finc, \
         long *: shmem_long_finc, \
-        long long *: shmem_longlong_finc)(__VA_ARGS__)
+        long long *: shmem_longlong_finc, \
+        unsigned int *: shmem_uint_finc, \
+        unsigned long *: shmem_ulong_finc, \
+        unsigned long long *: shmem_ulonglong_finc)(__VA_ARGS__)
 
 /* shmem_inc(dest, pe) */
 #define shmem_inc(...) \
     _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
         int *: shmem_int_inc, \
         long *: shmem_long_inc, \
-        long long *: shmem_longlong_inc)(__VA_ARGS__)
+        long long *: shmem_longlong_inc, \
+        unsigned int *: shmem_uint_inc, \
+        unsigned long *: shmem_ulong_inc, \
+        unsigned long long *: shmem_ulonglong_inc)(__VA_ARGS__)
 
 /* shmem_fadd(dest, value, pe) */
 #define shmem_fadd(...) \
     _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
         int *: shmem_int_fadd, \
         long *: shmem_long_fadd, \
-        long long *: shmem_longlong_fadd)(__VA_ARGS__)
+        long long *: shmem_longlong_fadd, \
+        unsigned int *: shmem_uint_fadd, \
+        unsigned long *: shmem_ulong_fadd, \
+        unsigned long long *: shmem_ulonglong_fadd)(__VA_ARGS__)
 
 /* shmem_add(dest, value, pe) */
 #define shmem_add(...) \
     _Generic(SHOAL_C11_ARG0(__VA_ARGS__), \
         int *: shmem_int_add, \
         long *: shmem_long_add, \
-        long long *: shmem_longlong_add)(__VA_ARGS__)
+        long long *: shmem_longlong_add, \
+        unsigned int *: shmem_uint_add, \
+        unsigned long *: shmem_ulong_add, \
+        unsigned long long *: shmem_ulonglong_add)(__VA_ARGS__)
 
 /* shmem_atomic_fetch_nbi(fetch, source, pe) and shmem_atomic_fetch_nbi(ctx, fetch, source, pe) */
 #define shmem_atomic_fetch_nbi(...) \
@@ -3371,7 +3494,9 @@ void shoal_c11_generic_type_error(void);
         long long *: shmem_longlong_wait_until_all, \
         unsigned int *: shmem_uint_wait_until_all, \
         unsigned long *: shmem_ulong_wait_until_all, \
-        unsigned long long *: shmem_ulonglong_wait_until_all)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_wait_until_all, \
+        short *: shmem_short_wait_until_all, \
+        unsigned short *: shmem_ushort_wait_until_all)(__VA_ARGS__)
 
 /* shmem_wait_until_any(ivars, nelems, status, cmp, cmp_value) */
 #define shmem_wait_until_any(...) \
@@ -3381,7 +3506,9 @@ void shoal_c11_generic_type_error(void);
         long long *: shmem_longlong_wait_until_any, \
         unsigned int *: shmem_uint_wait_until_any, \
         unsigned long *: shmem_ulong_wait_until_any, \
-        unsigned long long *: shmem_ulonglong_wait_until_any)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_wait_until_any, \
+        short *: shmem_short_wait_until_any, \
+        unsigned short *: shmem_ushort_wait_until_any)(__VA_ARGS__)
 
 /* shmem_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value) */
 #define shmem_wait_until_some(...) \
@@ -3391,7 +3518,9 @@ void shoal_c11_generic_type_error(void);
         long long *: shmem_longlong_wait_until_some, \
         unsigned int *: shmem_uint_wait_until_some, \
         unsigned long *: shmem_ulong_wait_until_some, \
-        unsigned long long *: shmem_ulonglong_wait_until_some)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_wait_until_some, \
+        short *: shmem_short_wait_until_some, \
+        unsigned short *: shmem_ushort_wait_until_some)(__VA_ARGS__)
 
 /* shmem_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values) */
 #define shmem_wait_until_all_vector(...) \
@@ -3401,7 +3530,9 @@ void shoal_c11_generic_type_error(void);
         long long *: shmem_longlong_wait_until_all_vector, \
         unsigned int *: shmem_uint_wait_until_all_vector, \
         unsigned long *: shmem_ulong_wait_until_all_vector, \
-        unsigned long long *: shmem_ulonglong_wait_until_all_vector)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_wait_until_all_vector, \
+        short *: shmem_short_wait_until_all_vector, \
+        unsigned short *: shmem_ushort_wait_until_all_vector)(__VA_ARGS__)
 
 /* shmem_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values) */
 #define shmem_wait_until_any_vector(...) \
@@ -3411,7 +3542,9 @@ void shoal_c11_generic_type_error(void);
         long long *: shmem_longlong_wait_until_any_vector, \
         unsigned int *: shmem_uint_wait_until_any_vector, \
         unsigned long *: shmem_ulong_wait_until_any_vector, \
-        unsigned long long *: shmem_ulonglong_wait_until_any_vector)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_wait_until_any_vector, \
+        short *: shmem_short_wait_until_any_vector, \
+        unsigned short *: shmem_ushort_wait_until_any_vector)(__VA_ARGS__)
 
 /* shmem_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values) */
 #define shmem_wait_until_some_vector(...) \
@@ -3421,7 +3554,9 @@ void shoal_c11_generic_type_error(void);
         long long *: shmem_longlong_wait_until_some_vector, \
         unsigned int *: shmem_uint_wait_until_some_vector, \
         unsigned long *: shmem_ulong_wait_until_some_vector, \
-        unsigned long long *: shmem_ulonglong_wait_until_some_vector)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_wait_until_some_vector, \
+        short *: shmem_short_wait_until_some_vector, \
+        unsigned short *: shmem_ushort_wait_until_some_vector)(__VA_ARGS__)
 
 /* shmem_test(ivar, cmp, cmp_value) */
 #define shmem_test(...) \
@@ -3443,7 +3578,9 @@ void shoal_c11_generic_type_error(void);
         long long *: shmem_longlong_test_all, \
         unsigned int *: shmem_uint_test_all, \
         unsigned long *: shmem_ulong_test_all, \
-        unsigned long long *: shmem_ulonglong_test_all)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_test_all, \
+        short *: shmem_short_test_all, \
+        unsigned short *: shmem_ushort_test_all)(__VA_ARGS__)
 
 /* shmem_test_any(ivars, nelems, status, cmp, cmp_value) */
 #define shmem_test_any(...) \
@@ -3453,7 +3590,9 @@ void shoal_c11_generic_type_error(void);
         long long *: shmem_longlong_test_any, \
         unsigned int *: shmem_uint_test_any, \
         unsigned long *: shmem_ulong_test_any, \
-        unsigned long long *: shmem_ulonglong_test_any)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_test_any, \
+        short *: shmem_short_test_any, \
+        unsigned short *: shmem_ushort_test_any)(__VA_ARGS__)
 
 /* shmem_test_some(ivars, nelems, indices, status, cmp, cmp_value) */
 #define shmem_test_some(...) \
@@ -3463,7 +3602,9 @@ void shoal_c11_generic_type_error(void);
         long long *: shmem_longlong_test_some, \
         unsigned int *: shmem_uint_test_some, \
         unsigned long *: shmem_ulong_test_some, \
-        unsigned long long *: shmem_ulonglong_test_some)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_test_some, \
+        short *: shmem_short_test_some, \
+        unsigned short *: shmem_ushort_test_some)(__VA_ARGS__)
 
 /* shmem_test_all_vector(ivars, nelems, status, cmp, cmp_values) */
 #define shmem_test_all_vector(...) \
@@ -3473,7 +3614,9 @@ void shoal_c11_generic_type_error(void);
         long long *: shmem_longlong_test_all_vector, \
         unsigned int *: shmem_uint_test_all_vector, \
         unsigned long *: shmem_ulong_test_all_vector, \
-        unsigned long long *: shmem_ulonglong_test_all_vector)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_test_all_vector, \
+        short *: shmem_short_test_all_vector, \
+        unsigned short *: shmem_ushort_test_all_vector)(__VA_ARGS__)
 
 /* shmem_test_any_vector(ivars, nelems, status, cmp, cmp_values) */
 #define shmem_test_any_vector(...) \
@@ -3483,7 +3626,9 @@ void shoal_c11_generic_type_error(void);
         long long *: shmem_longlong_test_any_vector, \
         unsigned int *: shmem_uint_test_any_vector, \
         unsigned long *: shmem_ulong_test_any_vector, \
-        unsigned long long *: shmem_ulonglong_test_any_vector)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_test_any_vector, \
+        short *: shmem_short_test_any_vector, \
+        unsigned short *: shmem_ushort_test_any_vector)(__VA_ARGS__)
 
 /* shmem_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values) */
 #define shmem_test_some_vector(...) \
@@ -3493,7 +3638,9 @@ void shoal_c11_generic_type_error(void);
         long long *: shmem_longlong_test_some_vector, \
         unsigned int *: shmem_uint_test_some_vector, \
         unsigned long *: shmem_ulong_test_some_vector, \
-        unsigned long long *: shmem_ulonglong_test_some_vector)(__VA_ARGS__)
+        unsigned long long *: shmem_ulonglong_test_some_vector, \
+        short *: shmem_short_test_some_vector, \
+        unsigned short *: shmem_ushort_test_some_vector)(__VA_ARGS__)
 
 #endif /* C11 */
 
@@ -4001,6 +4148,9 @@ inline void shmem_atomic_xor(shmem_ctx_t ctx, int64_t *dest, int64_t value, int 
 inline int shmem_fetch(const int *source, int pe) SHOAL_NOEXCEPT { return shmem_int_fetch(source, pe); }
 inline long shmem_fetch(const long *source, int pe) SHOAL_NOEXCEPT { return shmem_long_fetch(source, pe); }
 inline long long shmem_fetch(const long long *source, int pe) SHOAL_NOEXCEPT { return shmem_longlong_fetch(source, pe); }
+inline unsigned int shmem_fetch(const unsigned int *source, int pe) SHOAL_NOEXCEPT { return shmem_uint_fetch(source, pe); }
+inline unsigned long shmem_fetch(const unsigned long *source, int pe) SHOAL_NOEXCEPT { return shmem_ulong_fetch(source, pe); }
+inline unsigned long long shmem_fetch(const unsigned long long *source, int pe) SHOAL_NOEXCEPT { return shmem_ulonglong_fetch(source, pe); }
 inline float shmem_fetch(const float *source, int pe) SHOAL_NOEXCEPT { return shmem_float_fetch(source, pe); }
 inline double shmem_fetch(const double *source, int pe) SHOAL_NOEXCEPT { return shmem_double_fetch(source, pe); }
 
@@ -4008,6 +4158,9 @@ inline double shmem_fetch(const double *source, int pe) SHOAL_NOEXCEPT { return 
 inline void shmem_set(int *dest, int value, int pe) SHOAL_NOEXCEPT { shmem_int_set(dest, value, pe); }
 inline void shmem_set(long *dest, long value, int pe) SHOAL_NOEXCEPT { shmem_long_set(dest, value, pe); }
 inline void shmem_set(long long *dest, long long value, int pe) SHOAL_NOEXCEPT { shmem_longlong_set(dest, value, pe); }
+inline void shmem_set(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_uint_set(dest, value, pe); }
+inline void shmem_set(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ulong_set(dest, value, pe); }
+inline void shmem_set(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_set(dest, value, pe); }
 inline void shmem_set(float *dest, float value, int pe) SHOAL_NOEXCEPT { shmem_float_set(dest, value, pe); }
 inline void shmem_set(double *dest, double value, int pe) SHOAL_NOEXCEPT { shmem_double_set(dest, value, pe); }
 
@@ -4015,10 +4168,16 @@ inline void shmem_set(double *dest, double value, int pe) SHOAL_NOEXCEPT { shmem
 inline int shmem_cswap(int *dest, int cond, int value, int pe) SHOAL_NOEXCEPT { return shmem_int_cswap(dest, cond, value, pe); }
 inline long shmem_cswap(long *dest, long cond, long value, int pe) SHOAL_NOEXCEPT { return shmem_long_cswap(dest, cond, value, pe); }
 inline long long shmem_cswap(long long *dest, long long cond, long long value, int pe) SHOAL_NOEXCEPT { return shmem_longlong_cswap(dest, cond, value, pe); }
+inline unsigned int shmem_cswap(unsigned int *dest, unsigned int cond, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_uint_cswap(dest, cond, value, pe); }
+inline unsigned long shmem_cswap(unsigned long *dest, unsigned long cond, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ulong_cswap(dest, cond, value, pe); }
+inline unsigned long long shmem_cswap(unsigned long long *dest, unsigned long long cond, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ulonglong_cswap(dest, cond, value, pe); }
 
 /* shmem_swap */
 inline int shmem_swap(int *dest, int value, int pe) SHOAL_NOEXCEPT { return shmem_int_swap(dest, value, pe); }
 inline long long shmem_swap(long long *dest, long long value, int pe) SHOAL_NOEXCEPT { return shmem_longlong_swap(dest, value, pe); }
+inline unsigned int shmem_swap(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_uint_swap(dest, value, pe); }
+inline unsigned long shmem_swap(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ulong_swap(dest, value, pe); }
+inline unsigned long long shmem_swap(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ulonglong_swap(dest, value, pe); }
 inline float shmem_swap(float *dest, float value, int pe) SHOAL_NOEXCEPT { return shmem_float_swap(dest, value, pe); }
 inline double shmem_swap(double *dest, double value, int pe) SHOAL_NOEXCEPT { return shmem_double_swap(dest, value, pe); }
 
@@ -4026,21 +4185,33 @@ inline double shmem_swap(double *dest, double value, int pe) SHOAL_NOEXCEPT { re
 inline int shmem_finc(int *dest, int pe) SHOAL_NOEXCEPT { return shmem_int_finc(dest, pe); }
 inline long shmem_finc(long *dest, int pe) SHOAL_NOEXCEPT { return shmem_long_finc(dest, pe); }
 inline long long shmem_finc(long long *dest, int pe) SHOAL_NOEXCEPT { return shmem_longlong_finc(dest, pe); }
+inline unsigned int shmem_finc(unsigned int *dest, int pe) SHOAL_NOEXCEPT { return shmem_uint_finc(dest, pe); }
+inline unsigned long shmem_finc(unsigned long *dest, int pe) SHOAL_NOEXCEPT { return shmem_ulong_finc(dest, pe); }
+inline unsigned long long shmem_finc(unsigned long long *dest, int pe) SHOAL_NOEXCEPT { return shmem_ulonglong_finc(dest, pe); }
 
 /* shmem_inc */
 inline void shmem_inc(int *dest, int pe) SHOAL_NOEXCEPT { shmem_int_inc(dest, pe); }
 inline void shmem_inc(long *dest, int pe) SHOAL_NOEXCEPT { shmem_long_inc(dest, pe); }
 inline void shmem_inc(long long *dest, int pe) SHOAL_NOEXCEPT { shmem_longlong_inc(dest, pe); }
+inline void shmem_inc(unsigned int *dest, int pe) SHOAL_NOEXCEPT { shmem_uint_inc(dest, pe); }
+inline void shmem_inc(unsigned long *dest, int pe) SHOAL_NOEXCEPT { shmem_ulong_inc(dest, pe); }
+inline void shmem_inc(unsigned long long *dest, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_inc(dest, pe); }
 
 /* shmem_fadd */
 inline int shmem_fadd(int *dest, int value, int pe) SHOAL_NOEXCEPT { return shmem_int_fadd(dest, value, pe); }
 inline long shmem_fadd(long *dest, long value, int pe) SHOAL_NOEXCEPT { return shmem_long_fadd(dest, value, pe); }
 inline long long shmem_fadd(long long *dest, long long value, int pe) SHOAL_NOEXCEPT { return shmem_longlong_fadd(dest, value, pe); }
+inline unsigned int shmem_fadd(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { return shmem_uint_fadd(dest, value, pe); }
+inline unsigned long shmem_fadd(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { return shmem_ulong_fadd(dest, value, pe); }
+inline unsigned long long shmem_fadd(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { return shmem_ulonglong_fadd(dest, value, pe); }
 
 /* shmem_add */
 inline void shmem_add(int *dest, int value, int pe) SHOAL_NOEXCEPT { shmem_int_add(dest, value, pe); }
 inline void shmem_add(long *dest, long value, int pe) SHOAL_NOEXCEPT { shmem_long_add(dest, value, pe); }
 inline void shmem_add(long long *dest, long long value, int pe) SHOAL_NOEXCEPT { shmem_longlong_add(dest, value, pe); }
+inline void shmem_add(unsigned int *dest, unsigned int value, int pe) SHOAL_NOEXCEPT { shmem_uint_add(dest, value, pe); }
+inline void shmem_add(unsigned long *dest, unsigned long value, int pe) SHOAL_NOEXCEPT { shmem_ulong_add(dest, value, pe); }
+inline void shmem_add(unsigned long long *dest, unsigned long long value, int pe) SHOAL_NOEXCEPT { shmem_ulonglong_add(dest, value, pe); }
 
 /* shmem_atomic_fetch_nbi */
 inline void shmem_atomic_fetch_nbi(int *fetch, const int *source, int pe) SHOAL_NOEXCEPT { shmem_int_atomic_fetch_nbi(fetch, source, pe); }
@@ -4458,6 +4629,8 @@ inline void shmem_wait_until_all(long long *ivars, size_t nelems, const int *sta
 inline void shmem_wait_until_all(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT { shmem_uint_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
 inline void shmem_wait_until_all(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT { shmem_ulong_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
 inline void shmem_wait_until_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT { shmem_ulonglong_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void shmem_wait_until_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT { shmem_short_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
+inline void shmem_wait_until_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT { shmem_ushort_wait_until_all(ivars, nelems, status, cmp, cmp_value); }
 
 /* shmem_wait_until_any */
 inline size_t shmem_wait_until_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT { return shmem_int_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
@@ -4466,6 +4639,8 @@ inline size_t shmem_wait_until_any(long long *ivars, size_t nelems, const int *s
 inline size_t shmem_wait_until_any(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT { return shmem_uint_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
 inline size_t shmem_wait_until_any(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT { return shmem_ulong_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
 inline size_t shmem_wait_until_any(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT { return shmem_ulonglong_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t shmem_wait_until_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT { return shmem_short_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t shmem_wait_until_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT { return shmem_ushort_wait_until_any(ivars, nelems, status, cmp, cmp_value); }
 
 /* shmem_wait_until_some */
 inline size_t shmem_wait_until_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT { return shmem_int_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
@@ -4474,6 +4649,8 @@ inline size_t shmem_wait_until_some(long long *ivars, size_t nelems, size_t *ind
 inline size_t shmem_wait_until_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT { return shmem_uint_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
 inline size_t shmem_wait_until_some(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT { return shmem_ulong_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
 inline size_t shmem_wait_until_some(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT { return shmem_ulonglong_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t shmem_wait_until_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT { return shmem_short_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t shmem_wait_until_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT { return shmem_ushort_wait_until_some(ivars, nelems, indices, status, cmp, cmp_value); }
 
 /* shmem_wait_until_all_vector */
 inline void shmem_wait_until_all_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT { shmem_int_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
@@ -4482,6 +4659,8 @@ inline void shmem_wait_until_all_vector(long long *ivars, size_t nelems, const i
 inline void shmem_wait_until_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT { shmem_uint_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
 inline void shmem_wait_until_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT { shmem_ulong_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
 inline void shmem_wait_until_all_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT { shmem_ulonglong_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline void shmem_wait_until_all_vector(short *ivars, size_t nelems, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT { shmem_short_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline void shmem_wait_until_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT { shmem_ushort_wait_until_all_vector(ivars, nelems, status, cmp, cmp_values); }
 
 /* shmem_wait_until_any_vector */
 inline size_t shmem_wait_until_any_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT { return shmem_int_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
@@ -4490,6 +4669,8 @@ inline size_t shmem_wait_until_any_vector(long long *ivars, size_t nelems, const
 inline size_t shmem_wait_until_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT { return shmem_uint_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
 inline size_t shmem_wait_until_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulong_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
 inline size_t shmem_wait_until_any_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulonglong_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t shmem_wait_until_any_vector(short *ivars, size_t nelems, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT { return shmem_short_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t shmem_wait_until_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT { return shmem_ushort_wait_until_any_vector(ivars, nelems, status, cmp, cmp_values); }
 
 /* shmem_wait_until_some_vector */
 inline size_t shmem_wait_until_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT { return shmem_int_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
@@ -4498,6 +4679,8 @@ inline size_t shmem_wait_until_some_vector(long long *ivars, size_t nelems, size
 inline size_t shmem_wait_until_some_vector(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT { return shmem_uint_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 inline size_t shmem_wait_until_some_vector(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulong_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 inline size_t shmem_wait_until_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulonglong_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t shmem_wait_until_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT { return shmem_short_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t shmem_wait_until_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT { return shmem_ushort_wait_until_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 
 /* shmem_test */
 inline int shmem_test(int *ivar, int cmp, int cmp_value) SHOAL_NOEXCEPT { return shmem_int_test(ivar, cmp, cmp_value); }
@@ -4516,6 +4699,8 @@ inline int shmem_test_all(long long *ivars, size_t nelems, const int *status, in
 inline int shmem_test_all(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT { return shmem_uint_test_all(ivars, nelems, status, cmp, cmp_value); }
 inline int shmem_test_all(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT { return shmem_ulong_test_all(ivars, nelems, status, cmp, cmp_value); }
 inline int shmem_test_all(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT { return shmem_ulonglong_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int shmem_test_all(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT { return shmem_short_test_all(ivars, nelems, status, cmp, cmp_value); }
+inline int shmem_test_all(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT { return shmem_ushort_test_all(ivars, nelems, status, cmp, cmp_value); }
 
 /* shmem_test_any */
 inline size_t shmem_test_any(int *ivars, size_t nelems, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT { return shmem_int_test_any(ivars, nelems, status, cmp, cmp_value); }
@@ -4524,6 +4709,8 @@ inline size_t shmem_test_any(long long *ivars, size_t nelems, const int *status,
 inline size_t shmem_test_any(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT { return shmem_uint_test_any(ivars, nelems, status, cmp, cmp_value); }
 inline size_t shmem_test_any(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT { return shmem_ulong_test_any(ivars, nelems, status, cmp, cmp_value); }
 inline size_t shmem_test_any(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT { return shmem_ulonglong_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t shmem_test_any(short *ivars, size_t nelems, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT { return shmem_short_test_any(ivars, nelems, status, cmp, cmp_value); }
+inline size_t shmem_test_any(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT { return shmem_ushort_test_any(ivars, nelems, status, cmp, cmp_value); }
 
 /* shmem_test_some */
 inline size_t shmem_test_some(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int cmp_value) SHOAL_NOEXCEPT { return shmem_int_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
@@ -4532,6 +4719,8 @@ inline size_t shmem_test_some(long long *ivars, size_t nelems, size_t *indices, 
 inline size_t shmem_test_some(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int cmp_value) SHOAL_NOEXCEPT { return shmem_uint_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
 inline size_t shmem_test_some(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long cmp_value) SHOAL_NOEXCEPT { return shmem_ulong_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
 inline size_t shmem_test_some(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long cmp_value) SHOAL_NOEXCEPT { return shmem_ulonglong_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t shmem_test_some(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short cmp_value) SHOAL_NOEXCEPT { return shmem_short_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
+inline size_t shmem_test_some(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short cmp_value) SHOAL_NOEXCEPT { return shmem_ushort_test_some(ivars, nelems, indices, status, cmp, cmp_value); }
 
 /* shmem_test_all_vector */
 inline int shmem_test_all_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT { return shmem_int_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
@@ -4540,6 +4729,8 @@ inline int shmem_test_all_vector(long long *ivars, size_t nelems, const int *sta
 inline int shmem_test_all_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT { return shmem_uint_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
 inline int shmem_test_all_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulong_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
 inline int shmem_test_all_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulonglong_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int shmem_test_all_vector(short *ivars, size_t nelems, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT { return shmem_short_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
+inline int shmem_test_all_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT { return shmem_ushort_test_all_vector(ivars, nelems, status, cmp, cmp_values); }
 
 /* shmem_test_any_vector */
 inline size_t shmem_test_any_vector(int *ivars, size_t nelems, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT { return shmem_int_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
@@ -4548,6 +4739,8 @@ inline size_t shmem_test_any_vector(long long *ivars, size_t nelems, const int *
 inline size_t shmem_test_any_vector(unsigned int *ivars, size_t nelems, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT { return shmem_uint_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
 inline size_t shmem_test_any_vector(unsigned long *ivars, size_t nelems, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulong_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
 inline size_t shmem_test_any_vector(unsigned long long *ivars, size_t nelems, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulonglong_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t shmem_test_any_vector(short *ivars, size_t nelems, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT { return shmem_short_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
+inline size_t shmem_test_any_vector(unsigned short *ivars, size_t nelems, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT { return shmem_ushort_test_any_vector(ivars, nelems, status, cmp, cmp_values); }
 
 /* shmem_test_some_vector */
 inline size_t shmem_test_some_vector(int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, int *cmp_values) SHOAL_NOEXCEPT { return shmem_int_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
@@ -4556,6 +4749,8 @@ inline size_t shmem_test_some_vector(long long *ivars, size_t nelems, size_t *in
 inline size_t shmem_test_some_vector(unsigned int *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned int *cmp_values) SHOAL_NOEXCEPT { return shmem_uint_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 inline size_t shmem_test_some_vector(unsigned long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulong_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 inline size_t shmem_test_some_vector(unsigned long long *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned long long *cmp_values) SHOAL_NOEXCEPT { return shmem_ulonglong_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t shmem_test_some_vector(short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, short *cmp_values) SHOAL_NOEXCEPT { return shmem_short_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
+inline size_t shmem_test_some_vector(unsigned short *ivars, size_t nelems, size_t *indices, const int *status, int cmp, unsigned short *cmp_values) SHOAL_NOEXCEPT { return shmem_ushort_test_some_vector(ivars, nelems, indices, status, cmp, cmp_values); }
 
 #endif /* __cplusplus */
 

@@ -406,36 +406,36 @@ FAMILIES = [
     ]),
     # ---------------------------------------------------------------------------------------
     Family("p2p_sync", "p2p_sync", "Point-to-point synchronization routines", True, [
-        Group("Wait until (short/ushort deprecated since 1.5)", [
+        Group("Wait until (short/ushort: deprecated since 1.5 for wait_until, extensions as in Sandia OpenSHMEM for the others)", [
             T("void shmem_{T}_wait_until(TYPE *ivar, int cmp, TYPE cmp_value)", SYNC_WITH_DEP,
               generic="shmem_wait_until"),
             T("void shmem_{T}_wait_until_all(TYPE *ivars, size_t nelems, const int *status, int cmp, "
-              "TYPE cmp_value)", SYNC, generic="shmem_wait_until_all"),
+              "TYPE cmp_value)", SYNC_WITH_DEP, generic="shmem_wait_until_all"),
             T("size_t shmem_{T}_wait_until_any(TYPE *ivars, size_t nelems, const int *status, int cmp, "
-              "TYPE cmp_value)", SYNC, generic="shmem_wait_until_any"),
+              "TYPE cmp_value)", SYNC_WITH_DEP, generic="shmem_wait_until_any"),
             T("size_t shmem_{T}_wait_until_some(TYPE *ivars, size_t nelems, size_t *indices, "
-              "const int *status, int cmp, TYPE cmp_value)", SYNC, generic="shmem_wait_until_some"),
+              "const int *status, int cmp, TYPE cmp_value)", SYNC_WITH_DEP, generic="shmem_wait_until_some"),
             T("void shmem_{T}_wait_until_all_vector(TYPE *ivars, size_t nelems, const int *status, int cmp, "
-              "TYPE *cmp_values)", SYNC, generic="shmem_wait_until_all_vector"),
+              "TYPE *cmp_values)", SYNC_WITH_DEP, generic="shmem_wait_until_all_vector"),
             T("size_t shmem_{T}_wait_until_any_vector(TYPE *ivars, size_t nelems, const int *status, int cmp, "
-              "TYPE *cmp_values)", SYNC, generic="shmem_wait_until_any_vector"),
+              "TYPE *cmp_values)", SYNC_WITH_DEP, generic="shmem_wait_until_any_vector"),
             T("size_t shmem_{T}_wait_until_some_vector(TYPE *ivars, size_t nelems, size_t *indices, "
-              "const int *status, int cmp, TYPE *cmp_values)", SYNC, generic="shmem_wait_until_some_vector"),
+              "const int *status, int cmp, TYPE *cmp_values)", SYNC_WITH_DEP, generic="shmem_wait_until_some_vector"),
         ]),
-        Group("Test (short/ushort deprecated since 1.5)", [
+        Group("Test (short/ushort: deprecated since 1.5 for test, extensions as in Sandia OpenSHMEM for the others)", [
             T("int shmem_{T}_test(TYPE *ivar, int cmp, TYPE cmp_value)", SYNC_WITH_DEP, generic="shmem_test"),
             T("int shmem_{T}_test_all(TYPE *ivars, size_t nelems, const int *status, int cmp, TYPE cmp_value)",
-              SYNC, generic="shmem_test_all"),
+              SYNC_WITH_DEP, generic="shmem_test_all"),
             T("size_t shmem_{T}_test_any(TYPE *ivars, size_t nelems, const int *status, int cmp, "
-              "TYPE cmp_value)", SYNC, generic="shmem_test_any"),
+              "TYPE cmp_value)", SYNC_WITH_DEP, generic="shmem_test_any"),
             T("size_t shmem_{T}_test_some(TYPE *ivars, size_t nelems, size_t *indices, const int *status, "
-              "int cmp, TYPE cmp_value)", SYNC, generic="shmem_test_some"),
+              "int cmp, TYPE cmp_value)", SYNC_WITH_DEP, generic="shmem_test_some"),
             T("int shmem_{T}_test_all_vector(TYPE *ivars, size_t nelems, const int *status, int cmp, "
-              "TYPE *cmp_values)", SYNC, generic="shmem_test_all_vector"),
+              "TYPE *cmp_values)", SYNC_WITH_DEP, generic="shmem_test_all_vector"),
             T("size_t shmem_{T}_test_any_vector(TYPE *ivars, size_t nelems, const int *status, int cmp, "
-              "TYPE *cmp_values)", SYNC, generic="shmem_test_any_vector"),
+              "TYPE *cmp_values)", SYNC_WITH_DEP, generic="shmem_test_any_vector"),
             T("size_t shmem_{T}_test_some_vector(TYPE *ivars, size_t nelems, size_t *indices, "
-              "const int *status, int cmp, TYPE *cmp_values)", SYNC, generic="shmem_test_some_vector"),
+              "const int *status, int cmp, TYPE *cmp_values)", SYNC_WITH_DEP, generic="shmem_test_some_vector"),
         ]),
         Group("Signal wait", [
             F("uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value)"),

@@ -77,6 +77,9 @@ SMA_SYNC_DEPRECATED_TYPES(SMA_P2P_SCALAR)
   SMA_P2P_ARRAY(TN, T, , T cmp_value, &cmp_value, 0)                     \
   SMA_P2P_ARRAY(TN, T, _vector, T *cmp_values, cmp_values, 1)
 SMA_SYNC_TYPES(SMA_P2P_ARRAYS)
+// short and unsigned short too: not in the specification's table (its typed short forms exist
+// for wait_until and test only), but Sandia OpenSHMEM has them and the C11 generics take them.
+SMA_SYNC_DEPRECATED_TYPES(SMA_P2P_ARRAYS)
 
 // ---- signals --------------------------------------------------------------------------------
 extern "C" uint64_t pshmem_signal_wait_until(uint64_t *sig_addr, int cmp,

@@ -1,6 +1,6 @@
 /* The C11 type-generic names of the synchronization and signaling routines of <shmem.h>,
  * compiled as C11 (the _Generic macros exist only there), for every type of the
- * synchronization table (stamped out of core/types/type_tables.def); values are in place
+ * synchronization table and short / unsigned short (stamped out of core/types/type_tables.def); values are in place
  * beforehand, so no call blocks. Signals: put_signal[_nbi] with and without a context, aimed at
  * the calling PE, and signal_add / signal_set with and without a context. Called from
  * sync_wait_test.cpp; returns the number of failed checks. */
@@ -27,6 +27,7 @@
 
 #define C11_VARS(TN, T) static T c11_##TN[2];
 SMA_SYNC_TYPES(C11_VARS)
+SMA_SYNC_DEPRECATED_TYPES(C11_VARS) /* short, unsigned short: as in Sandia OpenSHMEM (issue 17) */
 #undef C11_VARS
 
 #define C11_SYNC(TN, T)                                                                   \
@@ -59,6 +60,7 @@ int shoal_sync_c11_generic_tests(void) {
   int bad = 0;
   const int me = shmem_my_pe();
   SMA_SYNC_TYPES(C11_SYNC)
+  SMA_SYNC_DEPRECATED_TYPES(C11_SYNC)
 
   const long src[4] = {1, 2, 3, 4};
   c11_sig = 0;

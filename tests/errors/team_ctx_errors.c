@@ -19,6 +19,7 @@
  *   get_config_invalid      (return) shmem_team_get_config(SHMEM_TEAM_INVALID)
  *   ctx_create_null         (return) shmem_ctx_create(0, NULL)
  *   team_create_ctx_invalid (return) shmem_team_create_ctx(SHMEM_TEAM_INVALID)
+ *   team_queries_invalid    (return) shmem_team_my_pe / shmem_team_n_pes(SHMEM_TEAM_INVALID)
  *   ctx_quiet_invalid       (return) shmem_ctx_quiet(SHMEM_CTX_INVALID) is a no-op
  *   ctx_fence_invalid       (return) shmem_ctx_fence(SHMEM_CTX_INVALID) is a no-op
  *   ctx_pe_quiet_invalid    (return) shmem_ctx_pe_quiet(SHMEM_CTX_INVALID, ...) is a no-op
@@ -100,6 +101,13 @@ static shmem_ctx_t destroyed_ctx(void) {
   shmem_ctx_destroy(ctx);
   return ctx; /* dangling on purpose */
 }
+static int team_queries_invalid(void) {
+  const int my_pe = shmem_team_my_pe(SHMEM_TEAM_INVALID);
+  const int n_pes = shmem_team_n_pes(SHMEM_TEAM_INVALID);
+  return returned("team_my_pe(SHMEM_TEAM_INVALID)", my_pe, my_pe == -1) &
+         returned("team_n_pes(SHMEM_TEAM_INVALID)", n_pes, n_pes == -1);
+}
+
 /* SHMEM_CTX_INVALID given to fence and quiet: no operation (OpenSHMEM 1.5, 1.6), and the
  * default context still works after it. */
 static int default_ctx_works(const char *what) {
@@ -144,6 +152,7 @@ static const struct error_case cases[] = {
     {"get_config_invalid", NULL, get_config_invalid},
     {"ctx_create_null", NULL, ctx_create_null},
     {"team_create_ctx_invalid", NULL, team_create_ctx_invalid},
+    {"team_queries_invalid", NULL, team_queries_invalid},
     {"ctx_quiet_invalid", NULL, ctx_quiet_invalid},
     {"ctx_fence_invalid", NULL, ctx_fence_invalid},
     {"ctx_pe_quiet_invalid", NULL, ctx_pe_quiet_invalid},

@@ -1,0 +1,56 @@
+! Bad input to the Fortran routines ends the job with a message naming the Fortran routine.
+! One case per run, named by the first argument (tests/fortran/CMakeLists.txt):
+!   bad_pe          SHMEM_INTEGER_PUT to PE n_pes (out of range)
+!   nonsym          SHMEM_INTEGER_GET from an array on the stack (not symmetric)
+!   amo_bad_pe      SHMEM_INT8_FADD on PE -1
+!   shpalloc_abort  SHPALLOC of 0 words with abort set
+! The last PE makes the bad call; "UNREACHABLE" is printed if it returns.
+program f_errors
+  implicit none
+  include 'shmem.fh'
+  integer :: shmem_my_pe, shmem_n_pes
+  integer*8 :: shmem_int8_fadd
+  integer :: me, npes, err
+  character(len=32) :: which
+  integer :: sym(4)
+  integer*8 :: sym8, one8, r8
+  integer :: arr(1)
+  pointer (parr, arr)
+  save sym, sym8
+
+  call get_command_argument(1, which)
+  call shmem_init()
+  me = shmem_my_pe()
+  npes = shmem_n_pes()
+  sym = 0
+  sym8 = 0
+  one8 = 1
+  call shmem_barrier_all()
+  if (me == npes - 1) then
+    select case (trim(which))
+    case ('bad_pe')
+      call shmem_integer_put(sym, sym, 4, npes)
+    case ('nonsym')
+      call get_from_stack()
+    case ('amo_bad_pe')
+      r8 = shmem_int8_fadd(sym8, one8, -1)
+    case ('shpalloc_abort')
+      call shpalloc(parr, 0, err, 1)
+    case default
+      print *, 'unknown case ', trim(which)
+      stop 2
+    end select
+    print *, 'UNREACHABLE: ', trim(which), ' returned'
+  end if
+  call shmem_barrier_all()
+  call shmem_finalize()
+
+contains
+
+  subroutine get_from_stack()
+    integer :: on_stack(4)
+    on_stack = 1
+    call shmem_integer_get(sym, on_stack, 4, 0)
+  end subroutine get_from_stack
+
+end program f_errors

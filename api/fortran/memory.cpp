@@ -64,7 +64,10 @@ SMA_F_API void pshpalloc_(void **addr, const Fint *length, Fint *errcode,
   running("SHPALLOC");
   if (*length <= 0)
     return fail(kBadLength, errcode, abort, "SHPALLOC", fmt::format(" (length {})", *length));
-  void *p = pshmem_malloc(static_cast<std::size_t>(*length) * 4);
+  const std::size_t bytes = static_cast<std::size_t>(*length) * 4;
+  // A request no free block can hold is -2 at once: the errcode is the report (shmem_malloc
+  // would log an error naming itself). Every PE's heap is the same, so every PE agrees.
+  void *p = bytes > shoal::g_runtime->allocator.largest_free() ? nullptr : pshmem_malloc(bytes);
   if (p == nullptr)
     return fail(kNoMemory, errcode, abort, "SHPALLOC",
                 fmt::format(" ({} words asked for)", *length));

@@ -4,7 +4,9 @@
 !   nonsym          SHMEM_INTEGER_GET from an array on the stack (not symmetric)
 !   amo_bad_pe      SHMEM_INT8_FADD on PE -1
 !   shpalloc_abort  SHPALLOC of 0 words with abort set
-! The last PE makes the bad call; "UNREACHABLE" is printed if it returns.
+!   neg_count       SHMEM_REAL_GET of -1 elements
+!   bad_set         SHMEM_INT4_SUM_TO_ALL on an active set past the last PE: logged, returns
+! The last PE makes the bad call; "UNREACHABLE" is printed if a fatal one returns.
 program f_errors
   implicit none
   include 'shmem.fh'
@@ -12,11 +14,13 @@ program f_errors
   integer*8 :: shmem_int8_fadd
   integer :: me, npes, err
   character(len=32) :: which
-  integer :: sym(4)
+  integer :: sym(4), pwrk(SHMEM_REDUCE_MIN_WRKDATA_SIZE)
+  integer :: psync(SHMEM_REDUCE_SYNC_SIZE)
+  real :: rsym(4)
   integer*8 :: sym8, one8, r8
   integer :: arr(1)
   pointer (parr, arr)
-  save sym, sym8
+  save sym, sym8, rsym, pwrk, psync
 
   call get_command_argument(1, which)
   call shmem_init()
@@ -36,11 +40,16 @@ program f_errors
       r8 = shmem_int8_fadd(sym8, one8, -1)
     case ('shpalloc_abort')
       call shpalloc(parr, 0, err, 1)
+    case ('neg_count')
+      call shmem_real_get(rsym, rsym, -1, 0)
+    case ('bad_set')
+      call shmem_int4_sum_to_all(sym, sym, 4, 0, 0, npes + 1, pwrk, psync)
+      print *, 'returned as documented'
     case default
       print *, 'unknown case ', trim(which)
       stop 2
     end select
-    print *, 'UNREACHABLE: ', trim(which), ' returned'
+    if (trim(which) /= 'bad_set') print *, 'UNREACHABLE: ', trim(which), ' returned'
   end if
   call shmem_barrier_all()
   call shmem_finalize()

@@ -3,12 +3,18 @@
 // every SHMEM_<T>_<OP>_TO_ALL, onto the same team collectives as the C active-set routines.
 // pWrk is not needed (the collectives work in the team's own scratch) and pSync is never
 // touched (fortran.hpp).
+#include <spdlog/fmt/fmt.h>
+
+#include <limits>
+
 #include "api/active_set.hpp"
 #include "api/export.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/reduce_ops.hpp"
 #include "fortran.hpp"
 #include "fortran_tables.def"
+#include "log/log.hpp"
+#include "status.hpp"
 #include "team/team.hpp"
 
 namespace shoal::fortran {
@@ -28,6 +34,17 @@ using shoal::fortran::Fint;
 using shoal::fortran::psync;
 
 namespace {
+
+// The C elements of nreduce Fortran items of mult elements each; -1 (reported as an error
+// naming the routine) when that does not fit the int the reductions count in.
+int elements(const Fint *nreduce, int mult, const char *routine) noexcept {
+  if (*nreduce > std::numeric_limits<int>::max() / mult) {
+    SMA_LOG_ERROR("coll", "{}: nreduce {} is too large", routine, *nreduce);
+    shoal::set_last_error(fmt::format("{}: nreduce {} is too large", routine, *nreduce));
+    return -1;
+  }
+  return *nreduce * mult;  // a negative nreduce stays negative: to_all reports it
+}
 
 // The team of the active set, or null after the core logged why the set is invalid.
 shoal_team *set_of(const Fint *PE_start, const Fint *logPE_stride, const Fint *PE_size,
@@ -107,9 +124,11 @@ SMA_F_ALLTOALL_SIZED(SMA_F_ALLTOALL)
                                               const Fint *logPE_stride, const Fint *PE_size,   \
                                               void *pWrk, void *pSync) noexcept {              \
     (void)pWrk;                                                                                \
-    shoal::active_set::to_all(target, source, *nreduce * (MULT), sizeof(T),                    \
-                              &combine<ReduceOp::OP, T>, *PE_start, *logPE_stride, *PE_size,   \
-                              psync(pSync), "SHMEM_" #TN "_" #OPU "_TO_ALL");                  \
+    constexpr const char *routine = "SHMEM_" #TN "_" #OPU "_TO_ALL";                            \
+    const int n = elements(nreduce, MULT, routine);                                            \
+    if (n < 0 && *nreduce >= 0) return;                                                        \
+    shoal::active_set::to_all(target, source, n, sizeof(T), &combine<ReduceOp::OP, T>,          \
+                              *PE_start, *logPE_stride, *PE_size, psync(pSync), routine);      \
   }                                                                                            \
   SMA_F_ALIAS(shmem_##tn##_##op##_to_all_)
 SMA_F_TO_ALL(SMA_F_TO_ALL_FORM)

@@ -6,6 +6,7 @@
 !   shpalloc_abort  SHPALLOC of 0 words with abort set
 !   neg_count       SHMEM_REAL_GET of -1 elements
 !   bad_set         SHMEM_INT4_SUM_TO_ALL on an active set past the last PE: logged, returns
+!   big_nreduce     SHMEM_COMP4_XOR_TO_ALL of 2e9 items (4e9 words): logged, returns
 ! The last PE makes the bad call; "UNREACHABLE" is printed if a fatal one returns.
 program f_errors
   implicit none
@@ -45,11 +46,15 @@ program f_errors
     case ('bad_set')
       call shmem_int4_sum_to_all(sym, sym, 4, 0, 0, npes + 1, pwrk, psync)
       print *, 'returned as documented'
+    case ('big_nreduce')
+      call shmem_comp4_xor_to_all(sym, sym, 2000000000, 0, 0, npes, pwrk, psync)
+      print *, 'returned as documented'
     case default
       print *, 'unknown case ', trim(which)
       stop 2
     end select
-    if (trim(which) /= 'bad_set') print *, 'UNREACHABLE: ', trim(which), ' returned'
+    if (trim(which) /= 'bad_set' .and. trim(which) /= 'big_nreduce') &
+      print *, 'UNREACHABLE: ', trim(which), ' returned'
   end if
   call shmem_barrier_all()
   call shmem_finalize()

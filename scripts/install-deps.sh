@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Shoal builds and tests with, when any is missing.
 # openmpi-bin is only the reference the benchmarks compare against; it is never linked.
+# gfortran builds the Fortran interface (shmem.fh, oshfort, the Fortran routines).
 set -euo pipefail
-packages=(build-essential cmake pkg-config python3 libucx-dev libpmix-dev libspdlog-dev
+packages=(build-essential gfortran cmake pkg-config python3 libucx-dev libpmix-dev libspdlog-dev
           libgtest-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do

@@ -11,6 +11,7 @@
 #include <memory>
 #include <new>
 
+#include "api/active_set.hpp"
 #include "api/export.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/reduce_ops.hpp"
@@ -28,6 +29,10 @@ shoal_team *set_of(int PE_start, int logPE_stride, int PE_size, long *pSync,
                    const char *routine) noexcept {
   return shoal::team::active_set(PE_start, logPE_stride, PE_size, pSync, routine);
 }
+
+}  // namespace
+
+namespace shoal::active_set {
 
 // The active-set broadcast leaves dest on the root untouched, where the team broadcast (which
 // these share) writes source to dest on the root too. The root therefore keeps a copy of its
@@ -71,7 +76,10 @@ void to_all(void *dest, const void *source, int nreduce, std::size_t elem_size,
                       routine);
 }
 
-}  // namespace
+}  // namespace shoal::active_set
+
+using shoal::active_set::broadcast;
+using shoal::active_set::to_all;
 
 // ---- shmem_barrier, shmem_sync -----------------------------------------------------------------
 // shmem_barrier completes this PE's outstanding puts first (quiet, then sync), as

@@ -62,6 +62,13 @@ bool HeapAllocator::release(std::size_t offset) {
   return true;
 }
 
+bool HeapAllocator::inside_block(std::size_t offset) const {
+  auto it = used_.upper_bound(offset);  // the first block starting after offset
+  if (it == used_.begin()) return false;
+  --it;
+  return offset > it->first && offset < it->first + it->second;
+}
+
 std::optional<std::size_t> HeapAllocator::block_size(std::size_t offset) const {
   auto it = used_.find(offset);
   if (it == used_.end()) return std::nullopt;

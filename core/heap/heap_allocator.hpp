@@ -20,6 +20,9 @@ class HeapAllocator {
   bool release(std::size_t offset);
   // Size of the live block at offset, or nullopt.
   std::optional<std::size_t> block_size(std::size_t offset) const;
+  // True when offset lies inside a live block but is not its start (SHPDEALLC's "not the start
+  // of a block", told apart from a block freed already).
+  bool inside_block(std::size_t offset) const;
   // Grows the live block at offset in place when the space behind it is free.
   bool grow_in_place(std::size_t offset, std::size_t new_size);
 

@@ -26,6 +26,19 @@
 // introduced after 1.4 are guarded with it so the suite also builds against older
 // implementations (useful to validate the tests themselves).
 #define SHOAL_TEST_SPEC_VERSION (SHMEM_MAJOR_VERSION * 100 + SHMEM_MINOR_VERSION)
+// 1 when the suite tests Shoal itself (tests/CMakeLists.txt defines it), 0 when it validates
+// its logic against another implementation. What Shoal provides must then be there: a guard
+// that would skip elsewhere fails instead (SHOAL_SKIP_UNLESS_SHOAL).
+#ifndef SHOAL_TEST_IMPL_IS_SHOAL
+#define SHOAL_TEST_IMPL_IS_SHOAL 0
+#endif
+// Skips with `why` under another implementation; under Shoal, which provides the feature,
+// fails with it instead, so Shoal's own CI cannot pass by skipping.
+#if SHOAL_TEST_IMPL_IS_SHOAL
+#define SHOAL_SKIP_UNLESS_SHOAL(why) FAIL() << (why) << " (Shoal provides it: this must not skip)"
+#else
+#define SHOAL_SKIP_UNLESS_SHOAL(why) GTEST_SKIP() << (why)
+#endif
 #ifndef SHOAL_TEST_HAVE_1_5
 #define SHOAL_TEST_HAVE_1_5 (SHOAL_TEST_SPEC_VERSION >= 105)
 #endif

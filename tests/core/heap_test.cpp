@@ -118,13 +118,41 @@ TEST(Heap, CallocIsZeroed) {
   shmem_free(anchor);
 }
 
+namespace {
+
+// Where the next 8-byte allocation lands, as an offset from `anchor` (allocated and freed
+// again, so the heap is as before). Collective.
+std::int64_t next_offset(const void* anchor) {
+  void* p = shmem_malloc(8);
+  const std::int64_t offset = p ? offset_from(anchor, p) : -1;
+  shmem_free(p);
+  return offset;
+}
+
+// A zero-size allocation returns NULL or a pointer into the symmetric heap that may be freed
+// (the spec); Shoal returns NULL. Either way, freeing it leaves the heap as it was.
+void expect_zero_size_result(void* p, const char* what) {
+  EXPECT_TRUE(p == nullptr || shmem_addr_accessible(p, me()) != 0)
+      << what << " returned a pointer outside the symmetric heap";
+#if SHOAL_TEST_IMPL_IS_SHOAL
+  EXPECT_EQ(p, nullptr) << what << ": Shoal returns NULL for a zero-size allocation";
+#endif
+}
+
+}  // namespace
+
 TEST(Heap, CallocZero) {
+  void* anchor = shmem_malloc(8);
+  SHOAL_ASSERT_ALL_PES(anchor != nullptr);
+  const std::int64_t before = next_offset(anchor);
   void* a = shmem_calloc(0, 8);
   void* b = shmem_calloc(8, 0);
-  // NULL or a pointer that can be freed.
+  expect_zero_size_result(a, "shmem_calloc(0, 8)");
+  expect_zero_size_result(b, "shmem_calloc(8, 0)");
   shmem_free(a);
   shmem_free(b);
-  shmem_barrier_all();
+  EXPECT_EQ(next_offset(anchor), before) << "the heap changed after freeing zero-size blocks";
+  shmem_free(anchor);
 }
 
 TEST(Heap, AlignPowersOfTwo) {
@@ -172,9 +200,14 @@ TEST(Heap, AlignLargePowersOfTwo) {
 }
 
 TEST(Heap, AlignSizeZero) {
+  void* anchor = shmem_malloc(8);
+  SHOAL_ASSERT_ALL_PES(anchor != nullptr);
+  const std::int64_t before = next_offset(anchor);
   void* p = shmem_align(64, 0);
-  shmem_free(p);  // NULL (spec) or freeable
-  shmem_barrier_all();
+  expect_zero_size_result(p, "shmem_align(64, 0)");
+  shmem_free(p);
+  EXPECT_EQ(next_offset(anchor), before) << "the heap changed after freeing a zero-size block";
+  shmem_free(anchor);
 }
 
 TEST(Heap, ReallocPreservesContents) {
@@ -208,9 +241,23 @@ TEST(Heap, ReallocPreservesContents) {
   shmem_free(anchor);
 }
 
+// shmem_free(NULL) has no effect: the heap, with a block in use, is exactly as before.
 TEST(Heap, FreeNullIsNoop) {
+  void* anchor = shmem_malloc(8);
+  SHOAL_ASSERT_ALL_PES(anchor != nullptr);
+  void* live = shmem_malloc(64);
+  SHOAL_ASSERT_ALL_PES(live != nullptr);
+  const std::int64_t before = next_offset(anchor);
   shmem_free(nullptr);
-  shmem_barrier_all();
+  shmem_free(nullptr);
+  EXPECT_EQ(next_offset(anchor), before) << "shmem_free(NULL) changed the heap";
+  // The block in use is still in use: a new allocation does not land on it.
+  void* other = shmem_malloc(64);
+  SHOAL_ASSERT_ALL_PES(other != nullptr);
+  EXPECT_NE(other, live) << "shmem_free(NULL) freed a block in use";
+  shmem_free(other);
+  shmem_free(live);
+  shmem_free(anchor);
 }
 
 TEST(Heap, FreeThenMallocReusesMemory) {

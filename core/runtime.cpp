@@ -67,9 +67,13 @@ bool Runtime::start(int requested_thread_level, std::string &error) {
       Status::ok)
     return fail(error, "cannot start: installing the UCX active-message handler failed");
   if (!setup_memory(error)) return false;
+  // The receiving worker is serialized: no two threads may use it at once. Its address is
+  // read now, before the progress thread starts driving it.
+  if ((config.progress_thread ? target_worker : worker).address(own_address) != Status::ok)
+    return fail(error, "cannot read the UCX worker address");
   // After the memory: starting the thread orders what setup_memory wrote (the segments' bounds,
   // which the message handler reads) before anything the thread runs.
-  if (config.progress_thread && progress.start(target_worker) != Status::ok)
+  if (config.progress_thread && progress.start(target_worker, my_pe) != Status::ok)
     return fail(error, "cannot start: the progress thread failed to start");
   if (!exchange_and_connect(error)) return false;
 
@@ -125,9 +129,7 @@ bool Runtime::setup_memory(std::string &error) {
 
 bool Runtime::exchange_and_connect(std::string &error) {
   boot::Bootstrap &b = *bootstrap;
-  std::vector<std::byte> address;
-  ucx::UcxWorker &receiver = config.progress_thread ? target_worker : worker;
-  if (receiver.address(address) != Status::ok) return fail(error, "cannot read the UCX worker address");
+  const std::vector<std::byte> &address = own_address;
   const bool device_atomics_here = ucx::describes_device_atomics(worker.description());
   const SegmentInfo mine{{heap_base, data_base},
                          {heap_size, data_size},

@@ -83,6 +83,8 @@ class Runtime {
   // ([1]: thread-safe). Reusing them keeps create/destroy cycles from piling up endpoints and
   // shared-memory mappings at every peer, which never learn that a worker went away.
   std::vector<std::unique_ptr<ucx::UcxWorker>> spare_workers[2];
+  // This PE's receiving worker's address, read before the progress thread starts.
+  std::vector<std::byte> own_address;
   // What every other PE published: its receiving worker's address and its packed rkeys.
   std::vector<std::vector<std::byte>> peer_addresses;
   std::vector<std::vector<std::vector<std::byte>>> peer_rkeys;

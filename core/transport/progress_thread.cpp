@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "log/log.hpp"
 
@@ -14,8 +15,9 @@ namespace shoal::ucx {
 std::atomic<ProgressThread *> ProgressThread::running_{nullptr};
 thread_local bool InboundLease::held_here_ = false;
 
-Status ProgressThread::start(UcxWorker &worker) {
+Status ProgressThread::start(UcxWorker &worker, int pe) {
   worker_ = &worker;
+  pe_ = pe;
   wake_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (wake_fd_ < 0) {
     SMA_LOG_ERROR("ucx", "eventfd for the progress thread failed: {}", std::strerror(errno));
@@ -55,17 +57,16 @@ void ProgressThread::run() noexcept {
       if (!pe_in_library) armed = worker_->arm();
     }
     if (armed == UCS_ERR_BUSY) continue;
-    if (armed != UCS_OK) {
-      SMA_LOG_ERROR("ucx", "ucp_worker_arm failed: {}; progress thread stops",
-                    ucs_status_string(armed));
-      return;
-    }
+    // Without this thread no peer's operation on this PE completes: the peers would hang.
+    // End the job instead, loudly (fatal is safe here: it logs, then PMIx_Abort and _Exit).
+    if (armed != UCS_OK)
+      fatal("the progress thread of pe " + std::to_string(pe_) + " failed: ucp_worker_arm: " +
+            ucs_status_string(armed) + "; ending the job, since peers would wait for it forever");
     pollfd fds[2] = {{wake_fd_, POLLIN, 0}, {worker_fd, POLLIN, 0}};
     const int watched = pe_in_library ? 1 : 2;
-    if (poll(fds, watched, pe_in_library ? kLeaseNapMs : kWatchdogMs) < 0 && errno != EINTR) {
-      SMA_LOG_ERROR("ucx", "poll in the progress thread failed: {}", std::strerror(errno));
-      return;
-    }
+    if (poll(fds, watched, pe_in_library ? kLeaseNapMs : kWatchdogMs) < 0 && errno != EINTR)
+      fatal("the progress thread of pe " + std::to_string(pe_) + " failed: poll: " +
+            std::strerror(errno) + "; ending the job, since peers would wait for it forever");
     if (fds[0].revents & POLLIN) return;
   }
 }

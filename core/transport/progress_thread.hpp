@@ -33,7 +33,8 @@ class ProgressThread {
   ProgressThread &operator=(const ProgressThread &) = delete;
   ~ProgressThread() { stop(); }
 
-  Status start(UcxWorker &worker);
+  // pe names this PE in the fatal error that ends the job should the thread fail.
+  Status start(UcxWorker &worker, int pe);
   void stop() noexcept;
 
   // The progress thread of this process while one runs, otherwise null.
@@ -49,6 +50,7 @@ class ProgressThread {
   static constexpr int kWatchdogMs = 100;
 
   UcxWorker *worker_ = nullptr;
+  int pe_ = -1;
   int wake_fd_ = -1;  // eventfd written by stop()
   std::mutex drive_;  // held by whoever progresses the receiving worker
   std::atomic<std::uint64_t> served_by_pe_{0};  // events application threads progressed here

@@ -1,7 +1,13 @@
 #include "status.hpp"
 
+#include <cxxabi.h>
+
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <typeinfo>
 
 #include "log/log.hpp"
 #include "runtime.hpp"
@@ -42,6 +48,49 @@ void fatal(const std::string &message) noexcept {
   // PMIx_Abort asks the launcher to end every PE of the job with this status.
   if (g_runtime && g_runtime->bootstrap) g_runtime->bootstrap->abort(1, message.c_str());
   std::_Exit(1);
+}
+
+namespace {
+
+// "std::bad_alloc" rather than "St9bad_alloc".
+std::string demangled(const char *name) {
+  int status = -1;
+  std::unique_ptr<char, void (*)(void *)> text(abi::__cxa_demangle(name, nullptr, nullptr, &status),
+                                               std::free);
+  return status == 0 && text ? std::string(text.get()) : std::string(name);
+}
+
+std::string describe_current_exception() {
+  const std::exception_ptr current = std::current_exception();
+  if (!current) return "std::terminate was called without an active exception";
+  const std::type_info *type = abi::__cxa_current_exception_type();
+  const std::string type_name = type ? demangled(type->name()) : std::string("unknown type");
+  try {
+    std::rethrow_exception(current);
+  } catch (const std::exception &e) {
+    return "uncaught C++ exception " + type_name + ": " + e.what();
+  } catch (...) {
+  }
+  return "uncaught C++ exception of type " + type_name;
+}
+
+[[noreturn]] void on_terminate() noexcept {
+  std::string message;
+  try {
+    message = describe_current_exception();
+  } catch (...) {
+    message = "uncaught C++ exception (its description failed)";
+  }
+  const int pe = g_runtime ? g_runtime->my_pe : -1;
+  fatal("pe " + (pe < 0 ? std::string("?") : std::to_string(pe)) + ": " + message +
+        "; ending the job");
+}
+
+}  // namespace
+
+void install_terminate_handler() noexcept {
+  static std::once_flag once;
+  std::call_once(once, [] { std::set_terminate(on_terminate); });
 }
 
 }  // namespace shoal

@@ -24,6 +24,13 @@ const char *to_string(Status s) noexcept;
 // through the bootstrap (PMIx_Abort), so the launcher stops every PE. Never returns.
 [[noreturn]] void fatal(const std::string &message) noexcept;
 
+// Makes std::terminate end the job through fatal(), naming the exception that caused it. Every
+// C entry point is noexcept, so a C++ exception escaping the library (a bad_alloc inside a
+// map, say) calls std::terminate: this turns it into a message and a job abort instead of a
+// silent core dump on one PE while the others hang. Called by shmem_init; a handler the
+// program installs later replaces it.
+void install_terminate_handler() noexcept;
+
 // The text of the last error reported on this thread (shmemx_last_error_string).
 void set_last_error(const std::string &message) noexcept;
 const char *last_error() noexcept;

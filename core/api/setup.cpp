@@ -49,6 +49,7 @@ int initialize(int requested, int *provided) noexcept {
     if (provided) *provided = g_runtime->thread_level;
     return 0;
   }
+  install_terminate_handler();
   try {
     auto rt = std::make_unique<Runtime>();
     rt->bootstrap = std::move(g_session);

@@ -167,6 +167,11 @@ void warn_unknown_variables() {
     std::size_t best = ~std::size_t{0};
     for (const auto &d : kDescriptors) {
       if (key == d.key) {
+        // SHMEM_ is the specification's prefix: an implementation knob spelled with it is not
+        // read (another implementation may give that name another meaning), but never silently.
+        if (!d.spec && name.starts_with("SHMEM_"))
+          SMA_LOG_WARN("config", "{} is not read: this implementation's variable is SMA_{}", name,
+                       d.key);
         closest = nullptr;
         best = 0;
         break;

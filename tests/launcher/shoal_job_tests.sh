@@ -31,7 +31,7 @@ expect_verdict() {
 expect_heaps_noted() {
   local np=$1 k
   for ((k = 0; k < np; k++)); do
-    printf '%s\n' "${JOB_SHM[@]}" | grep -qx "/dev/shm/shoal-oshrun-$OSH_PID-$k" ||
+    printf '%s\n' "${JOB_SHM[@]}" | grep -Eqx "/dev/shm/shoal-oshrun-$OSH_PID-[0-9a-f]{32}-$k" ||
       fail "the PEs do not map the heap of PE $k: ${JOB_SHM[*]}"
   done
 }
@@ -202,11 +202,13 @@ squatter)  # A segment name that is taken makes the job fail; the memory is neve
   "$OSHRUN" -np 2 sh -c 'while [ ! -e "$0" ]; do sleep 0.02; done; exec "$@"' "$go" \
     "$FAILING_PE" inspect "$WORK/never" "$MARK" </dev/null >"$OUT" 2>"$ERR" &
   started_oshrun $!
-  name=/dev/shm/shoal-oshrun-$OSH_PID-1
-  trap 'end_jobs; rm -rf "$WORK" "$name"' EXIT
   # Once the PEs exist oshrun is past its own sweep of leftovers of its namespace.
   for _ in $(seq 600); do [ "$(job_pids | wc -l)" -ge 2 ] && break; sleep 0.1; done
   [ "$(job_pids | wc -l)" -ge 2 ] || fail "the PEs did not start"
+  # The namespace is random: read it where the PEs got it.
+  nspace=$(job_nspace) || fail "no PMIX_NAMESPACE in the PEs' environment"
+  name=/dev/shm/shoal-$nspace-1
+  trap 'end_jobs; rm -rf "$WORK" "$name"' EXIT
   # Another user's, where we can make one (as root); otherwise ours. Renamed into place, so
   # that it never exists with another owner or content.
   printf 'SQUATTER' >"$name.tmp"

@@ -147,7 +147,10 @@ concurrent)  # Two jobs at once, released together, each with values of its own.
 security)  # While the PEs run: the job's memory and files are the user's alone.
   np=$2
   me=$(id -u)
+  # Under the most permissive umask: the modes below must not depend on the user's.
+  umask 000
   start_oshrun "$np" -np "$np" "$FAILING_PE" inspect "$WORK/go" "$MARK"
+  umask 022
   note_job_memory
   expect_heaps_noted "$np"
   # After shmem_init no name of the job is left for anyone to open.
@@ -194,6 +197,78 @@ security)  # While the PEs run: the job's memory and files are the user's alone.
   check_clean
   expect_rc 0
   for ((k = 0; k < np; k++)); do expect_out "^ok $k of $np\$"; done
+  ;;
+
+no_intruder)  # Another uid cannot reach the job's PMIx server, as a client or as a tool.
+  : "${INTRUDER:?set INTRUDER to the pmix_intruder binary}"
+  [ "$(id -u)" = 0 ] || skip "needs root to run a program as another user"
+  user=shoal-intruder
+  if ! id "$user" >/dev/null 2>&1; then
+    useradd --system --no-create-home --shell /usr/sbin/nologin "$user" 2>/dev/null ||
+      id "$user" >/dev/null 2>&1 || skip "cannot create the user $user"
+  fi
+  uid=$(id -u "$user") gid=$(id -g "$user")
+  # The intruder's own copy, in a directory it can read.
+  idir=$(mktemp -d /tmp/shoal-intruder.XXXXXX)
+  trap 'end_jobs; rm -rf "$WORK" "$idir"' EXIT
+  cp "$INTRUDER" "$idir/pmix_intruder" && chmod 755 "$idir" "$idir/pmix_intruder"
+  as_intruder() { setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$@"; }
+  start_oshrun 2 -np 2 "$FAILING_PE" inspect "$WORK/go" "$MARK"
+  pe=$(job_pids | head -n 1)
+  # The worst case: the intruder knows everything a PE was given (its PMIx variables), which in
+  # fact only the owner can read. It tries with its own uid and claiming the owner's.
+  mapfile -t pmix_env < <(tr '\0' '\n' <"/proc/$pe/environ" | grep -E '^PMIX_')
+  uri=$(printf '%s\n' "${pmix_env[@]}" | sed -n 's/^PMIX_SERVER_URI4[0-9]*=//p' | head -n 1)
+  [ -n "$uri" ] || uri=$(printf '%s\n' "${pmix_env[@]}" | sed -n 's/^PMIX_SERVER_URI[0-9]*=//p' | head -n 1)
+  [ -n "$uri" ] || fail "no PMIX_SERVER_URI in the environment of PE pid $pe"
+  attempts=0
+  try() {  # try <label> <env...> -- <intruder args...>
+    local label=$1 envs=() out
+    shift
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    out=$(cd "$idir" && as_intruder env -i PATH="$PATH" HOME=/ TMPDIR=/tmp "${envs[@]}" \
+      timeout 20 "$idir/pmix_intruder" "$@" 2>&1) && fail "$label got in: $out"
+    echo "$label: ${out:-no output}"
+    attempts=$((attempts + 1))
+  }
+  owner="CLAIM_UID=$(id -u) CLAIM_GID=$(id -g)"
+  for claim in "" "$owner"; do
+    # shellcheck disable=SC2086
+    try "tool${claim:+ claiming the owner uid}" $claim -- tool "$uri"
+    # shellcheck disable=SC2086
+    try "tool with its own identity${claim:+ claiming the owner uid}" $claim -- tool "$uri" self
+  done
+  # Knowing oshrun's pid (anyone can see it) was once enough: the namespace was oshrun-<pid>.
+  guessed=()
+  for v in "${pmix_env[@]}"; do
+    case $v in
+      PMIX_NAMESPACE=*) guessed+=("PMIX_NAMESPACE=oshrun-$OSH_PID") ;;
+      *) guessed+=("$v") ;;
+    esac
+  done
+  # shellcheck disable=SC2086
+  try "client claiming the owner uid in namespace oshrun-<pid>" "${guessed[@]}" $owner -- client
+  # The job went on unharmed.
+  touch "$WORK/go"
+  wait_oshrun
+  check_clean
+  expect_rc 0
+  for ((k = 0; k < 2; k++)); do expect_out "^ok $k of 2\$"; done
+  # Last, with the namespace stolen (only the owner can read it): PMIx refuses the intruder's
+  # own uid; when it claims the owner's, oshrun shuts the connection, and the intruder gets
+  # nothing either way. But PMIx 4.2 then takes the rank it posed as for lost, so this job is
+  # only ended, not expected to finish.
+  rm -f "$WORK/go"
+  : >"$OUT"
+  start_oshrun 2 -np 2 "$FAILING_PE" inspect "$WORK/go" "$MARK"
+  pe=$(job_pids | head -n 1)
+  mapfile -t pmix_env < <(tr '\0' '\n' <"/proc/$pe/environ" | grep -E '^PMIX_')
+  try "client with the real namespace" "${pmix_env[@]}" -- client
+  # shellcheck disable=SC2086
+  try "client claiming the owner uid with the real namespace" "${pmix_env[@]}" $owner -- client
+  signal_oshrun TERM
+  [ "$attempts" -eq 7 ] || fail "$attempts attempts made, expected 7"
   ;;
 
 squatter)  # A segment name that is taken makes the job fail; the memory is never used.

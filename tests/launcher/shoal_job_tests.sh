@@ -199,6 +199,34 @@ security)  # While the PEs run: the job's memory and files are the user's alone.
   for ((k = 0; k < np; k++)); do expect_out "^ok $k of $np\$"; done
   ;;
 
+no_network)  # A job on one node listens on no network address (issue 18), only loopback.
+  np=$2
+  start_oshrun "$np" -np "$np" "$FAILING_PE" inspect "$WORK/go" "$MARK"
+  # The PEs' sockets (by inode) and, from their network namespace's tables, which of them
+  # listen (state 0A) and where. Loopback: 127.0.0.0/8, ::1 and ::ffff:127.0.0.0/104 (the
+  # kernel prints each 32-bit word of an address in host byte order).
+  for pid in $(job_pids); do
+    inodes=$(find "/proc/$pid/fd" -lname 'socket:*' -printf '%l\n' 2>/dev/null |
+      sed 's/^socket:\[\([0-9]*\)\]$/\1/' | sort -u)
+    [ -n "$inodes" ] || continue
+    open=$(awk -v inodes="$inodes" '
+      BEGIN { n = split(inodes, list, "\n"); for (i = 1; i <= n; i++) mine[list[i]] = 1 }
+      FNR > 1 && $4 == "0A" && ($10 in mine) {
+        split($2, a, ":"); addr = a[1]
+        if (length(addr) == 8 && substr(addr, 7, 2) == "7F") next
+        if (addr == "00000000000000000000000001000000") next
+        if (substr(addr, 1, 24) == "0000000000000000FFFF0000" && substr(addr, 31, 2) == "7F") next
+        print FILENAME ": " $2
+      }' "/proc/$pid/net/tcp" "/proc/$pid/net/tcp6")
+    [ -z "$open" ] || fail "PE pid $pid listens on a network address: $open"
+  done
+  touch "$WORK/go"
+  wait_oshrun
+  check_clean
+  expect_rc 0
+  for ((k = 0; k < np; k++)); do expect_out "^ok $k of $np\$"; done
+  ;;
+
 no_intruder)  # Another uid cannot reach the job's PMIx server, as a client or as a tool.
   : "${INTRUDER:?set INTRUDER to the pmix_intruder binary}"
   [ "$(id -u)" = 0 ] || skip "needs root to run a program as another user"

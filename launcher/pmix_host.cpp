@@ -89,10 +89,10 @@ pmix_status_t on_connected(const pmix_proc_t *proc, void *, pmix_op_cbfunc_t cbf
 // serves it a request (and PMIx's files, in our 0700 session directory, are closed to it too).
 pmix_status_t on_connected2(const pmix_proc_t *proc, void *object, pmix_info_t *, size_t,
                             pmix_op_cbfunc_t cbfunc, void *cbdata) noexcept {
-  if (shut_out_foreign_peers() > 0) {
-    release(cbfunc, cbdata);
-    return PMIX_SUCCESS;  // not one of our PEs: no event
-  }
+  // The handshake at hand may be a PE's while another user's connection is merely open, so
+  // the PE's connection is recorded in any case (an intruder posing as a rank only records
+  // what that rank's own connection will).
+  shut_out_foreign_peers();
   return on_connected(proc, object, cbfunc, cbdata);
 }
 

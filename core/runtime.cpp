@@ -54,7 +54,9 @@ bool Runtime::start(int requested_thread_level, std::string &error) {
   // have two threads inside the library at once, so they use the cheaper single mode.
   thread_level = requested_thread_level < 0 ? 0 : std::min(requested_thread_level, kThreadMultiple);
   const bool multithreaded = thread_level == kThreadMultiple;
-  if (ucx.init(n_pes) != Status::ok)
+  // The bootstrap already knows the node layout: when every PE is local, UCX needs no network.
+  const bool one_node = bootstrap->local_peers().size() == static_cast<std::size_t>(n_pes);
+  if (ucx.init(n_pes, one_node) != Status::ok)
     return fail(error, "cannot start: UCX initialization failed (see the message above)");
   using Threads = ucx::UcxWorker::Threads;
   if (worker.init(ucx, multithreaded ? Threads::multiple : Threads::single, n_pes) != Status::ok)

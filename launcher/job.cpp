@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <poll.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,11 +41,35 @@ int exit_status_for(int status) {
   return (status & 0xff) != 0 ? (status & 0xff) : 1;
 }
 
+// The job's PMIx namespace: "oshrun-<pid>-<32 hex digits>". The 128 random bits (getrandom)
+// make it unguessable, so that knowing oshrun's pid is not enough to pose as one of its PEs;
+// the pid prefix lets sweep_stale_sessions find the /dev/shm segments of a killed job from its
+// session directory's name ("shoal-oshrun-<pid>-" is a prefix of every segment name).
+bool make_namespace(std::string &nspace, std::string &error) {
+  unsigned char bytes[16];
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      error = std::string("getrandom: ") + std::strerror(errno);
+      return false;
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  static const char kHex[] = "0123456789abcdef";
+  nspace = "oshrun-" + std::to_string(::getpid()) + "-";
+  for (unsigned char b : bytes) {
+    nspace += kHex[b >> 4];
+    nspace += kHex[b & 0xf];
+  }
+  return true;
+}
+
 class Job {
  public:
   explicit Job(const JobConfig &config)
       : config_(config),
-        nspace_("oshrun-" + std::to_string(::getpid())),
         pe_environment_(config.environment),
         host_(events_),
         procs_(signals_),
@@ -74,13 +99,13 @@ class Job {
     std::string error;
     if (!signals_.open()) return fail(std::string("cannot set up signals: ") + std::strerror(errno));
     if (!events_.ok()) return fail(std::string("pipe: ") + std::strerror(errno));
+    if (!make_namespace(nspace_, error)) return fail(error);
     if (!dir_.create(error)) return fail(error);
     sweep_stale_sessions(dir_.base());
     use_private_ucx_shm_dir();
-    // Our namespace contains our pid, so no live job can own these names: whatever is there is
-    // a leftover of a killed oshrun that had the same pid, and would make the PEs fail to
-    // create their segments (they never reuse an existing name).
-    remove_shm_segments(nspace_);
+    // No live job shares our pid, so whatever bears "oshrun-<our pid>-" is a leftover of a
+    // killed oshrun that had the same pid.
+    remove_shm_segments("oshrun-" + std::to_string(::getpid()));
     if (!host_.start(dir_.path(), error)) return fail(error);
     if (!host_.register_job(nspace_, config_.options.np, error)) return fail(error);
 
@@ -291,14 +316,14 @@ class Job {
   // Safe to call more than once; runs on every path out, including launch failures.
   void teardown() {
     host_.stop(some_pe_lost());
-    remove_shm_segments(nspace_);
+    if (!nspace_.empty()) remove_shm_segments(nspace_);
     if (procs_.running() == 0) remove_orphan_sysv_segments(procs_.pids());
     shm_dir_.remove();
     dir_.remove();
   }
 
   const JobConfig &config_;
-  const std::string nspace_;
+  std::string nspace_;  // set by launch(), see make_namespace
   std::vector<std::string> pe_environment_;
   SignalChannel signals_;
   EventQueue events_;

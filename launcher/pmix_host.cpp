@@ -11,6 +11,7 @@
 
 #include "nspace_info.hpp"
 #include "process_state.hpp"
+#include "socket_owners.hpp"
 
 namespace shoal::launcher {
 namespace {
@@ -81,8 +82,17 @@ pmix_status_t on_connected(const pmix_proc_t *proc, void *, pmix_op_cbfunc_t cbf
   return PMIX_SUCCESS;
 }
 
+// PMIx calls this in its progress thread once a client's handshake is done, before it reads
+// the client's first request. PMIx has checked the uid the client claims against the one we
+// registered, but over TCP that claim is the client's word; the kernel knows who owns the
+// sockets connected to us. Any other user's connection is shut down here, so the server never
+// serves it a request (and PMIx's files, in our 0700 session directory, are closed to it too).
 pmix_status_t on_connected2(const pmix_proc_t *proc, void *object, pmix_info_t *, size_t,
                             pmix_op_cbfunc_t cbfunc, void *cbdata) noexcept {
+  // The handshake at hand may be a PE's while another user's connection is merely open, so
+  // the PE's connection is recorded in any case (an intruder posing as a rank only records
+  // what that rank's own connection will).
+  shut_out_foreign_peers();
   return on_connected(proc, object, cbfunc, cbdata);
 }
 

@@ -1,5 +1,7 @@
 #include "transport/ucx_context.hpp"
 
+#include <cstdlib>
+
 #include "log/log.hpp"
 
 namespace shoal::ucx {
@@ -10,9 +12,23 @@ Status from_ucs(ucs_status_t status, const char *what) noexcept {
   return status == UCS_ERR_NO_MEMORY ? Status::no_memory : Status::transport_error;
 }
 
-Status UcxContext::init(int expected_peers) {
+// The transports of a job whose PEs all share one node: shared memory (posix, sysv, cma, ...)
+// and self. They carry everything the library uses (RMA, AMOs, active messages, wakeup).
+constexpr const char *kOneNodeTransports = "self,sm";
+
+Status UcxContext::init(int expected_peers, bool one_node) {
   ucp_config_t *config = nullptr;
   SMA_TRY(from_ucs(ucp_config_read(nullptr, nullptr, &config), "ucp_config_read"));
+  // Without this, UCX also brings up its TCP transport, which listens on every network
+  // address of the machine although no peer will ever connect to it.
+  if (one_node && std::getenv("UCX_TLS") == nullptr) {
+    const ucs_status_t rc = ucp_config_modify(config, "TLS", kOneNodeTransports);
+    if (rc != UCS_OK) {
+      ucp_config_release(config);
+      return from_ucs(rc, "ucp_config_modify(TLS)");
+    }
+    SMA_LOG_DEBUG("ucx", "all PEs on one node: UCX_TLS={}", kOneNodeTransports);
+  }
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS |
                       UCP_PARAM_FIELD_MT_WORKERS_SHARED;

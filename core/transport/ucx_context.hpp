@@ -25,7 +25,10 @@ class UcxContext {
   UcxContext &operator=(const UcxContext &) = delete;
   ~UcxContext();
 
-  Status init(int expected_peers);
+  // `one_node`: every peer is on this node, so no network transport is needed. Then, unless
+  // the user chose transports with UCX_TLS, UCX is limited to shared memory and loopback
+  // ("self,sm"): a single-node job opens no listening socket on a network address.
+  Status init(int expected_peers, bool one_node = false);
   Status map(void *base, std::size_t length, MemRegion &out);
   void unmap(MemRegion &region) noexcept;
   ucp_context_h handle() const noexcept { return context_; }

@@ -47,7 +47,20 @@ fail() {
 now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
 
 # The processes of this run's PEs (oshrun itself excluded).
+# Ends a scenario that cannot run here as skipped (CTest: SKIP_RETURN_CODE 77).
+skip() {
+  echo "SKIP: $*"
+  exit 77
+}
 job_pids() { pgrep -f -- "$MARK" | grep -vx "${OSH_PID:-0}"; }
+# The running job's PMIx namespace, from the environment oshrun gave a PE.
+job_nspace() {
+  local pid
+  for pid in $(job_pids); do
+    tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | sed -n 's/^PMIX_NAMESPACE=//p' | grep . && return
+  done
+  return 1
+}
 
 # Records the shared memory the running PEs map (from /proc/<pid>/maps: path, or "SYSV" and the
 # segment id in the inode column), so check_clean can tell that it went away with them.
@@ -181,6 +194,9 @@ expect_probe_ok() {
     [ "$(grep -c "^probe ok rank $r of $n\$" "$OUT")" -eq 1 ] || fail "no single ok line of rank $r"
   done
   [ "$(grep -c '^probe ok' "$OUT")" -eq "$n" ] || fail "wrong number of ok lines"
-  [ "$(grep -c "^nspace oshrun-$OSH_PID\$" "$OUT")" -eq "$n" ] || fail "namespace is not oshrun-<pid>"
+  # oshrun-<pid>-<128 random bits>: unguessable (issue 18), the same for every rank.
+  [ "$(grep -Ec "^nspace oshrun-$OSH_PID-[0-9a-f]{32}\$" "$OUT")" -eq "$n" ] ||
+    fail "namespace is not oshrun-<pid>-<32 hex digits>"
+  [ "$(grep '^nspace ' "$OUT" | sort -u | wc -l)" -eq 1 ] || fail "ranks disagree on the namespace"
   [ ! -s "$ERR" ] || fail "unexpected stderr"
 }

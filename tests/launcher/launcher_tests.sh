@@ -9,7 +9,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/launcher_lib.sh"
 
 # The probe's fake library segment (made by PE $1) proves oshrun removed a file of its own
 # namespace. Made by the PE that fails, as the others may be ended before they get to it.
-expect_shm_made() { expect_out "^shm /dev/shm/shoal-oshrun-$OSH_PID-probe$1\$"; }
+expect_shm_made() { expect_out "^shm /dev/shm/shoal-oshrun-$OSH_PID-[0-9a-f]{32}-probe$1\$"; }
 
 case "${1:-}" in
 values)  # Job values and the Put/Fence/Get exchange at -np N.

@@ -31,7 +31,7 @@ expect_verdict() {
 expect_heaps_noted() {
   local np=$1 k
   for ((k = 0; k < np; k++)); do
-    printf '%s\n' "${JOB_SHM[@]}" | grep -qx "/dev/shm/shoal-oshrun-$OSH_PID-$k" ||
+    printf '%s\n' "${JOB_SHM[@]}" | grep -Eqx "/dev/shm/shoal-oshrun-$OSH_PID-[0-9a-f]{32}-$k" ||
       fail "the PEs do not map the heap of PE $k: ${JOB_SHM[*]}"
   done
 }
@@ -147,7 +147,10 @@ concurrent)  # Two jobs at once, released together, each with values of its own.
 security)  # While the PEs run: the job's memory and files are the user's alone.
   np=$2
   me=$(id -u)
+  # Under the most permissive umask: the modes below must not depend on the user's.
+  umask 000
   start_oshrun "$np" -np "$np" "$FAILING_PE" inspect "$WORK/go" "$MARK"
+  umask 022
   note_job_memory
   expect_heaps_noted "$np"
   # After shmem_init no name of the job is left for anyone to open.
@@ -196,17 +199,119 @@ security)  # While the PEs run: the job's memory and files are the user's alone.
   for ((k = 0; k < np; k++)); do expect_out "^ok $k of $np\$"; done
   ;;
 
+no_network)  # A job on one node listens on no network address (issue 18), only loopback.
+  np=$2
+  start_oshrun "$np" -np "$np" "$FAILING_PE" inspect "$WORK/go" "$MARK"
+  # The PEs' sockets (by inode) and, from their network namespace's tables, which of them
+  # listen (state 0A) and where. Loopback: 127.0.0.0/8, ::1 and ::ffff:127.0.0.0/104 (the
+  # kernel prints each 32-bit word of an address in host byte order).
+  for pid in $(job_pids); do
+    inodes=$(find "/proc/$pid/fd" -lname 'socket:*' -printf '%l\n' 2>/dev/null |
+      sed 's/^socket:\[\([0-9]*\)\]$/\1/' | sort -u)
+    [ -n "$inodes" ] || continue
+    open=$(awk -v inodes="$inodes" '
+      BEGIN { n = split(inodes, list, "\n"); for (i = 1; i <= n; i++) mine[list[i]] = 1 }
+      FNR > 1 && $4 == "0A" && ($10 in mine) {
+        split($2, a, ":"); addr = a[1]
+        if (length(addr) == 8 && substr(addr, 7, 2) == "7F") next
+        if (addr == "00000000000000000000000001000000") next
+        if (substr(addr, 1, 24) == "0000000000000000FFFF0000" && substr(addr, 31, 2) == "7F") next
+        print FILENAME ": " $2
+      }' "/proc/$pid/net/tcp" "/proc/$pid/net/tcp6")
+    [ -z "$open" ] || fail "PE pid $pid listens on a network address: $open"
+  done
+  touch "$WORK/go"
+  wait_oshrun
+  check_clean
+  expect_rc 0
+  for ((k = 0; k < np; k++)); do expect_out "^ok $k of $np\$"; done
+  ;;
+
+no_intruder)  # Another uid cannot reach the job's PMIx server, as a client or as a tool.
+  : "${INTRUDER:?set INTRUDER to the pmix_intruder binary}"
+  [ "$(id -u)" = 0 ] || skip "needs root to run a program as another user"
+  user=shoal-intruder
+  if ! id "$user" >/dev/null 2>&1; then
+    useradd --system --no-create-home --shell /usr/sbin/nologin "$user" 2>/dev/null ||
+      id "$user" >/dev/null 2>&1 || skip "cannot create the user $user"
+  fi
+  uid=$(id -u "$user") gid=$(id -g "$user")
+  # The intruder's own copy, in a directory it can read.
+  idir=$(mktemp -d /tmp/shoal-intruder.XXXXXX)
+  trap 'end_jobs; rm -rf "$WORK" "$idir"' EXIT
+  cp "$INTRUDER" "$idir/pmix_intruder" && chmod 755 "$idir" "$idir/pmix_intruder"
+  as_intruder() { setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$@"; }
+  start_oshrun 2 -np 2 "$FAILING_PE" inspect "$WORK/go" "$MARK"
+  pe=$(job_pids | head -n 1)
+  # The worst case: the intruder knows everything a PE was given (its PMIx variables), which in
+  # fact only the owner can read. It tries with its own uid and claiming the owner's.
+  mapfile -t pmix_env < <(tr '\0' '\n' <"/proc/$pe/environ" | grep -E '^PMIX_')
+  uri=$(printf '%s\n' "${pmix_env[@]}" | sed -n 's/^PMIX_SERVER_URI4[0-9]*=//p' | head -n 1)
+  [ -n "$uri" ] || uri=$(printf '%s\n' "${pmix_env[@]}" | sed -n 's/^PMIX_SERVER_URI[0-9]*=//p' | head -n 1)
+  [ -n "$uri" ] || fail "no PMIX_SERVER_URI in the environment of PE pid $pe"
+  attempts=0
+  try() {  # try <label> <env...> -- <intruder args...>
+    local label=$1 envs=() out
+    shift
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    out=$(cd "$idir" && as_intruder env -i PATH="$PATH" HOME=/ TMPDIR=/tmp "${envs[@]}" \
+      timeout 20 "$idir/pmix_intruder" "$@" 2>&1) && fail "$label got in: $out"
+    echo "$label: ${out:-no output}"
+    attempts=$((attempts + 1))
+  }
+  owner="CLAIM_UID=$(id -u) CLAIM_GID=$(id -g)"
+  for claim in "" "$owner"; do
+    # shellcheck disable=SC2086
+    try "tool${claim:+ claiming the owner uid}" $claim -- tool "$uri"
+    # shellcheck disable=SC2086
+    try "tool with its own identity${claim:+ claiming the owner uid}" $claim -- tool "$uri" self
+  done
+  # Knowing oshrun's pid (anyone can see it) was once enough: the namespace was oshrun-<pid>.
+  guessed=()
+  for v in "${pmix_env[@]}"; do
+    case $v in
+      PMIX_NAMESPACE=*) guessed+=("PMIX_NAMESPACE=oshrun-$OSH_PID") ;;
+      *) guessed+=("$v") ;;
+    esac
+  done
+  # shellcheck disable=SC2086
+  try "client claiming the owner uid in namespace oshrun-<pid>" "${guessed[@]}" $owner -- client
+  # The job went on unharmed.
+  touch "$WORK/go"
+  wait_oshrun
+  check_clean
+  expect_rc 0
+  for ((k = 0; k < 2; k++)); do expect_out "^ok $k of 2\$"; done
+  # Last, with the namespace stolen (only the owner can read it): PMIx refuses the intruder's
+  # own uid; when it claims the owner's, oshrun shuts the connection, and the intruder gets
+  # nothing either way. But PMIx 4.2 then takes the rank it posed as for lost, so this job is
+  # only ended, not expected to finish.
+  rm -f "$WORK/go"
+  : >"$OUT"
+  start_oshrun 2 -np 2 "$FAILING_PE" inspect "$WORK/go" "$MARK"
+  pe=$(job_pids | head -n 1)
+  mapfile -t pmix_env < <(tr '\0' '\n' <"/proc/$pe/environ" | grep -E '^PMIX_')
+  try "client with the real namespace" "${pmix_env[@]}" -- client
+  # shellcheck disable=SC2086
+  try "client claiming the owner uid with the real namespace" "${pmix_env[@]}" $owner -- client
+  signal_oshrun TERM
+  [ "$attempts" -eq 7 ] || fail "$attempts attempts made, expected 7"
+  ;;
+
 squatter)  # A segment name that is taken makes the job fail; the memory is never used.
   # The PEs wait for $go before they exec the program, so the name can be taken first.
   go=$WORK/go
   "$OSHRUN" -np 2 sh -c 'while [ ! -e "$0" ]; do sleep 0.02; done; exec "$@"' "$go" \
     "$FAILING_PE" inspect "$WORK/never" "$MARK" </dev/null >"$OUT" 2>"$ERR" &
   started_oshrun $!
-  name=/dev/shm/shoal-oshrun-$OSH_PID-1
-  trap 'end_jobs; rm -rf "$WORK" "$name"' EXIT
   # Once the PEs exist oshrun is past its own sweep of leftovers of its namespace.
   for _ in $(seq 600); do [ "$(job_pids | wc -l)" -ge 2 ] && break; sleep 0.1; done
   [ "$(job_pids | wc -l)" -ge 2 ] || fail "the PEs did not start"
+  # The namespace is random: read it where the PEs got it.
+  nspace=$(job_nspace) || fail "no PMIX_NAMESPACE in the PEs' environment"
+  name=/dev/shm/shoal-$nspace-1
+  trap 'end_jobs; rm -rf "$WORK" "$name"' EXIT
   # Another user's, where we can make one (as root); otherwise ours. Renamed into place, so
   # that it never exists with another owner or content.
   printf 'SQUATTER' >"$name.tmp"

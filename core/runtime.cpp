@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 
 #include "collectives/slots.hpp"
+#include "heap/memory_budget.hpp"
 #include "ctx/context.hpp"
 #include "rma/store_message.hpp"
 #include "team/team.hpp"
@@ -20,6 +22,7 @@ constexpr int kThreadMultiple = 3;  // SHMEM_THREAD_MULTIPLE
 
 // What every PE publishes about its segments; rkeys and the worker address travel separately.
 struct SegmentInfo {
+  heap::SegmentHandle handle[kSegmentCount];  // where the node's PEs open the shared ones
   std::uint64_t base[kSegmentCount];
   std::uint64_t size[kSegmentCount];
   std::uint64_t data_shared_offset;  // where the shared part of the data segment starts
@@ -55,8 +58,9 @@ bool Runtime::start(int requested_thread_level, std::string &error) {
   thread_level = requested_thread_level < 0 ? 0 : std::min(requested_thread_level, kThreadMultiple);
   const bool multithreaded = thread_level == kThreadMultiple;
   // The bootstrap already knows the node layout: when every PE is local, UCX needs no network.
-  const bool one_node = bootstrap->local_peers().size() == static_cast<std::size_t>(n_pes);
-  if (ucx.init(n_pes, one_node) != Status::ok)
+  const int local_pes = static_cast<int>(bootstrap->local_peers().size());
+  const bool one_node = local_pes == n_pes;
+  if (ucx.init(n_pes, one_node, local_pes) != Status::ok)
     return fail(error, "cannot start: UCX initialization failed (see the message above)");
   using Threads = ucx::UcxWorker::Threads;
   if (worker.init(ucx, multithreaded ? Threads::multiple : Threads::single, n_pes) != Status::ok)
@@ -92,18 +96,17 @@ bool Runtime::setup_memory(std::string &error) {
   const std::size_t user_size = page_round(std::max<std::size_t>(config.symmetric_size, 1));
   const std::size_t size = user_size + page_round(coll::slots::area_bytes(config, n_pes));
   const bool shared = config.shared_memory && bootstrap->local_peers().size() > 1;
-  const std::string name = heap::segment_name(bootstrap->job_name(), my_pe);
-  const Status s = shared ? heap_memory.create(name, size) : heap_memory.create_private(size);
-  if (s == Status::already_exists)
-    return fail(error, "cannot create the symmetric heap: shared memory /dev/shm" + name +
-                           " already exists and was not made by this job; remove it if it is "
-                           "a leftover");
-  if (s == Status::io_error)
-    return fail(error, "cannot create the symmetric heap in shared memory /dev/shm" + name +
-                           "; see the message above");
+  const Status s = shared ? heap_memory.create("shoal-heap", size) : heap_memory.create_private(size);
   if (s != Status::ok)
-    return fail(error, "cannot create the symmetric heap of " + std::to_string(size) +
-                           " bytes (SHMEM_SYMMETRIC_SIZE); see the message above");
+    return fail(error, "cannot create the symmetric heap of " + std::to_string(size) + " bytes (" +
+                           config.source_of("SYMMETRIC_SIZE") + "); see the message above");
+  // The library's own area at its end is touched at once: commit it now, the user's part
+  // block by block (commit_heap).
+  heap_committed = 0;
+  if (heap_memory.reserve(user_size, size - user_size) != Status::ok)
+    return fail(error, "cannot commit " + std::to_string(size - user_size) +
+                           " bytes of memory for the library's collective area: " +
+                           std::strerror(errno));
   heap_base = reinterpret_cast<std::uintptr_t>(heap_memory.base());
   heap_size = size;
   allocator.reset(user_size);
@@ -116,8 +119,7 @@ bool Runtime::setup_memory(std::string &error) {
   // Before UCX registers it: the pages it would register are replaced. A layout that cannot be
   // shared leaves the globals of this PE to UCX (the debug log says why).
   if (shared && data_size > data_shared_offset) {
-    const std::string data_name = heap::data_segment_name(bootstrap->job_name(), my_pe);
-    if (heap::share_data_segment(data, data_name, data_memory) != Status::ok)
+    if (heap::share_data_segment(data, data_memory) != Status::ok)
       SMA_LOG_DEBUG("heap", "globals of pe {} stay private: other PEs of the node reach them "
                             "through UCX", my_pe);
   }
@@ -133,7 +135,8 @@ bool Runtime::exchange_and_connect(std::string &error) {
   boot::Bootstrap &b = *bootstrap;
   const std::vector<std::byte> &address = own_address;
   const bool device_atomics_here = ucx::describes_device_atomics(worker.description());
-  const SegmentInfo mine{{heap_base, data_base},
+  const SegmentInfo mine{{heap_memory.handle(), data_memory.handle()},
+                         {heap_base, data_base},
                          {heap_size, data_size},
                          data_shared_offset,
                          data_memory.base() != nullptr ? 1u : 0u,
@@ -182,14 +185,13 @@ bool Runtime::exchange_and_connect(std::string &error) {
     peer_addresses[pe] = std::move(peer_address);
     peer_rkeys[pe] = std::move(rkeys);
     if (shared && b.on_this_node(pe)) {
-      if (peer_heaps[pe].attach(heap::segment_name(b.job_name(), pe), heap_size) != Status::ok)
+      if (peer_heaps[pe].attach(theirs.handle[kHeapSegment], heap_size) != Status::ok)
         return fail(error, "cannot map the symmetric heap of PE " + std::to_string(pe));
       peers[pe].heap_mapped = peer_heaps[pe].base();
       // Its globals, if it could move them into shared memory; otherwise UCX reaches them.
       const std::size_t shared_bytes = data_size - data_shared_offset;
       if (theirs.data_shared == 1 && theirs.data_shared_offset == data_shared_offset) {
-        if (peer_data[pe].attach(heap::data_segment_name(b.job_name(), pe), shared_bytes) !=
-            Status::ok)
+        if (peer_data[pe].attach(theirs.handle[kDataSegment], shared_bytes) != Status::ok)
           return fail(error, "cannot map the data segment of PE " + std::to_string(pe));
         peers[pe].data_mapped = peer_data[pe].base();
         peers[pe].data_shared = true;
@@ -207,10 +209,29 @@ bool Runtime::exchange_and_connect(std::string &error) {
   }
   if (connect_worker(worker) != Status::ok)
     return fail(error, "cannot connect the UCX endpoints to the other PEs");
-  // Once every PE has mapped the heaps of its neighbours, the names are no longer needed.
+  // Every PE has mapped its neighbours' segments (opened through their descriptors) and
+  // connected before any PE goes on.
   if (b.fence() != Status::ok) return fail(error, "PMIx fence failed");
-  heap_memory.unlink();
-  data_memory.unlink();
+  return true;
+}
+
+bool Runtime::commit_heap(std::size_t end, std::string &why) {
+  if (end <= heap_committed) return true;
+  const std::size_t bytes = end - heap_committed;
+  const std::string what = "cannot commit " + std::to_string(bytes) +
+                           " more bytes of memory for its symmetric heap (up to offset " +
+                           std::to_string(end) + " of " + std::to_string(allocator.capacity()) +
+                           "; " + config.source_of("SYMMETRIC_SIZE") +
+                           " sizes the heap's address space, not memory the node has)";
+  if (const auto budget = heap::committable_memory(); budget && budget->bytes < bytes) {
+    why = what + ": only " + std::to_string(budget->bytes) + " bytes are available (" +
+          budget->limited_by + ")";
+    return false;
+  }
+  if (heap_memory.reserve(heap_committed, bytes) != Status::ok) {
+    why = what + ": " + std::strerror(errno);
+    return false;
+  }
   return true;
 }
 

@@ -89,6 +89,11 @@ class Runtime {
   std::vector<std::vector<std::byte>> peer_addresses;
   std::vector<std::vector<std::vector<std::byte>>> peer_rkeys;
   heap::HeapAllocator allocator;
+  // Bytes at the start of the user's heap whose memory is committed (the same on every PE:
+  // it grows only when every PE committed). commit_heap commits this PE's memory up to `end`
+  // without moving it; false with the reason, naming the sizes, when the node cannot.
+  std::size_t heap_committed = 0;
+  bool commit_heap(std::size_t end, std::string &why);
 
  private:
   bool setup_memory(std::string &error);

@@ -2,9 +2,11 @@
 // is collective: all PEs make the same calls in the same order, so the deterministic allocator
 // hands out the same offsets everywhere.
 #include <spdlog/fmt/fmt.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "api/export.hpp"
 #include "collectives/collectives.hpp"
@@ -24,22 +26,55 @@ shoal::Runtime &running(const char *routine) noexcept {
 
 bool is_power_of_two(std::size_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
+// Every PE's `value`, gathered through an fcollect into the world team's count array (as
+// collect exchanges its counts); null if the collective failed (it said why).
+const std::uint64_t *gather_from_every_pe(std::uint64_t value, const char *routine) noexcept {
+  auto *all = shoal_team_world.channel_slot().counts;
+  if (shoal::coll::fcollect(&shoal_team_world, all, &value, 1, sizeof value, routine) != 0)
+    return nullptr;
+  return all;
+}
+
 // With SMA_DEBUG set, checks that every PE passed the same `value` to a collective memory
-// routine: the heap stays symmetric only if every PE makes the same allocations. The values are
-// gathered through an fcollect into the world team's count array (as collect exchanges its
-// counts); a difference is fatal on every PE, naming the first PE that differs from PE 0. Costs
-// one collective per call, so it is off by default.
+// routine: the heap stays symmetric only if every PE makes the same allocations. A difference
+// is fatal on every PE, naming the first PE that differs from PE 0. Costs one collective per
+// call, so it is off by default.
 void check_same_on_every_pe(const char *routine, const char *what, std::uint64_t value,
                             const char *unit) noexcept {
   const shoal::Runtime &rt = *g_runtime;
   if (!rt.config.debug || rt.n_pes == 1) return;
-  auto *all = shoal_team_world.channel_slot().counts;
-  if (shoal::coll::fcollect(&shoal_team_world, all, &value, 1, sizeof value, routine) != 0) return;
+  const std::uint64_t *all = gather_from_every_pe(value, routine);
+  if (all == nullptr) return;
   for (int pe = 1; pe < rt.n_pes; ++pe)
     if (all[pe] != all[0])
       shoal::fatal(fmt::format("{}: PE {} asked for {}{}{}, PE 0 for {}{}{} (SMA_DEBUG check: "
                                "every PE must make the same call)",
                                routine, pe, what, all[pe], unit, what, all[0], unit));
+}
+
+// Commits the memory of the heap up to offset `end` on every PE, so that a block is never handed
+// out where a store could find no memory. Every PE's allocator is in the same state, so all
+// come here at the same calls; the heap grows only if every PE could commit (a PE that could
+// not says why), otherwise the block is refused everywhere, as when the heap is exhausted.
+bool commit_on_every_pe(std::size_t end, const char *routine) noexcept {
+  shoal::Runtime &rt = *g_runtime;
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  end = std::min((end + page - 1) / page * page, rt.allocator.capacity());
+  std::string why;
+  const bool here = rt.commit_heap(end, why);
+  if (!here) SMA_LOG_ERROR("heap", "{}: PE {} {}", routine, rt.my_pe, why);
+  bool everywhere = here;
+  if (rt.n_pes > 1) {
+    const std::uint64_t *all = gather_from_every_pe(here ? 1 : 0, routine);
+    for (int pe = 0; all != nullptr && pe < rt.n_pes; ++pe) everywhere = everywhere && all[pe] == 1;
+    everywhere = everywhere && all != nullptr;
+  }
+  if (!everywhere) {
+    shoal::set_last_error(fmt::format("{}: a PE cannot commit the memory of the block", routine));
+    return false;
+  }
+  rt.heap_committed = std::max(rt.heap_committed, end);
+  return true;
 }
 
 // The value the checks compare for a block argument: its heap offset, or all ones for NULL and
@@ -62,6 +97,10 @@ void *allocate(std::size_t size, std::size_t alignment, const char *routine) noe
                     routine, size, rt.allocator.in_use(), rt.allocator.capacity(),
                     rt.allocator.largest_free());
     shoal::set_last_error(fmt::format("{}: symmetric heap exhausted", routine));
+    return nullptr;
+  }
+  if (*offset + size > rt.heap_committed && !commit_on_every_pe(*offset + size, routine)) {
+    rt.allocator.release(*offset);
     return nullptr;
   }
   return reinterpret_cast<void *>(rt.heap_base + *offset);
@@ -113,7 +152,10 @@ void *reallocate(void *ptr, std::size_t size, const char *routine) noexcept {
   shoal::coll::barrier_all(routine);
   const std::size_t offset = block_offset(ptr, routine);
   void *result = ptr;
-  if (!rt.allocator.grow_in_place(offset, size)) {
+  // Growing in place needs the memory behind the block (refused: it moves, if it can).
+  const bool memory_behind = offset + size <= rt.heap_committed ||
+                             commit_on_every_pe(offset + size, routine);
+  if (!memory_behind || !rt.allocator.grow_in_place(offset, size)) {
     const std::size_t old_size = *rt.allocator.block_size(offset);
     result = allocate(size, shoal::heap::HeapAllocator::kMinAlignment, routine);
     if (result != nullptr) {

@@ -104,8 +104,7 @@ DataSegment find_data_segment() noexcept {
   return segment;
 }
 
-Status share_data_segment(const DataSegment &segment, const std::string &name,
-                          SharedSegment &memory) noexcept {
+Status share_data_segment(const DataSegment &segment, SharedSegment &memory) noexcept {
   std::byte *start = segment.base + segment.shareable_offset;
   const std::size_t bytes = segment.size - segment.shareable_offset;
   if (bytes == 0) {
@@ -126,16 +125,16 @@ Status share_data_segment(const DataSegment &segment, const std::string &name,
     return Status::not_supported;
   }
   SharedSegment shared;
-  if (Status s = shared.create(name, bytes); s != Status::ok) return s;
+  if (Status s = shared.create("shoal-globals", bytes); s != Status::ok) return s;
   // Pages never written are still zero in both; skipping them leaves untouched .bss (Fortran
   // COMMON blocks can be large) unallocated in the shared object too.
   const std::size_t page = page_size();
   for (std::size_t at = 0; at < bytes; at += page)
     if (!all_zero(start + at, page)) copy_page(shared.base() + at, start + at, page);
-  if (Status s = shared.move_to(start); s != Status::ok) return s;  // shared unlinks itself
+  if (Status s = shared.move_to(start); s != Status::ok) return s;  // shared releases itself
   memory = std::move(shared);
-  SMA_LOG_DEBUG("heap", "data segment [{}, +{}) now in shared memory /dev/shm{}",
-                static_cast<void *>(start), bytes, name);
+  SMA_LOG_DEBUG("heap", "data segment [{}, +{}) now in shared memory",
+                static_cast<void *>(start), bytes);
   return Status::ok;
 }
 

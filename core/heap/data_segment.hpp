@@ -4,12 +4,11 @@
 //
 // So that the PEs of a node can reach each other's globals with loads and stores, the part of
 // the segment after the RELRO pages (which ld.so makes read-only after relocation: .got,
-// .data.rel.ro, .init_array) can be moved into a POSIX shared-memory object, in place: same
-// addresses, same contents, same protection.
+// .data.rel.ro, .init_array) can be moved into a shared-memory segment, in place: same addresses,
+// same contents, same protection.
 #pragma once
 
 #include <cstddef>
-#include <string>
 
 #include "heap/shared_segment.hpp"
 #include "status.hpp"
@@ -27,13 +26,12 @@ struct DataSegment {
 // The main program's writable PT_LOAD segment, rounded out to whole pages.
 DataSegment find_data_segment() noexcept;
 
-// Replaces the shareable part of the segment by the shared-memory object `name` (created as
-// SharedSegment::create does) holding the same bytes, mapped at the same address. On success
-// `memory` owns the name (for unlink) and keeps the mapping when released: the program's
+// Replaces the shareable part of the segment by a shared-memory segment (SharedSegment::create)
+// holding the same bytes, mapped at the same address. On success `memory` owns the segment
+// (peers open it through its handle) and keeps the mapping when released: the program's
 // globals live there until the process ends. Any layout this cannot handle safely (pages that
 // are not plain private read-write memory, the brk heap in the range) is Status::not_supported
 // with a debug line, and leaves the segment untouched.
-Status share_data_segment(const DataSegment &segment, const std::string &name,
-                          SharedSegment &memory) noexcept;
+Status share_data_segment(const DataSegment &segment, SharedSegment &memory) noexcept;
 
 }  // namespace shoal::heap

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "log/log.hpp"
 
@@ -43,14 +44,13 @@ void *map_aligned(std::size_t size, int fd) noexcept {
   return p;
 }
 
-// aligned: at an address aligned as map_aligned says (this PE's own heap), or anywhere (a
-// neighbour's heap, reached through offsets).
-Status map_fd(int fd, std::size_t size, bool aligned, std::byte *&base, const std::string &name) {
+// aligned: at an address aligned as map_aligned says (this PE's own segment), or anywhere (a
+// neighbour's, reached through offsets).
+Status map_fd(int fd, std::size_t size, bool aligned, std::byte *&base, const char *what) {
   void *p = aligned ? map_aligned(size, fd)
                     : mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) {
-    SMA_LOG_ERROR("heap", "mmap of shared memory /dev/shm{} ({} bytes) failed: {}", name, size,
-                  std::strerror(errno));
+    SMA_LOG_ERROR("heap", "mmap of {} ({} bytes) failed: {}", what, size, std::strerror(errno));
     return Status::no_memory;
   }
   base = static_cast<std::byte *>(p);
@@ -59,46 +59,29 @@ Status map_fd(int fd, std::size_t size, bool aligned, std::byte *&base, const st
 
 }  // namespace
 
-std::string segment_name(const std::string &job_name, int pe) {
-  return "/shoal-" + job_name + "-" + std::to_string(pe);
-}
-
-std::string data_segment_name(const std::string &job_name, int pe) {
-  return segment_name(job_name, pe) + "-data";
-}
-
-Status SharedSegment::create(const std::string &name, std::size_t size) {
-  // O_EXCL: a name that already exists is never reused, whoever made it, so a PE never shares
-  // memory that this job did not create.
-  const int fd = shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
-  if (fd < 0 && errno == EEXIST) {
-    SMA_LOG_ERROR("heap",
-                  "cannot create shared memory /dev/shm{}: the name already exists (left by a "
-                  "job that was killed, or made by another process); refusing to use memory "
-                  "this job did not create",
-                  name);
-    return Status::already_exists;
-  }
+Status SharedSegment::create(const char *label, std::size_t size) {
+  const int fd = memfd_create(label, MFD_CLOEXEC);
   if (fd < 0) {
-    SMA_LOG_ERROR("heap", "cannot create shared memory /dev/shm{}: {}", name, std::strerror(errno));
+    SMA_LOG_ERROR("heap", "cannot create shared memory for the {} (memfd_create): {}", label,
+                  std::strerror(errno));
     return Status::io_error;
   }
-  name_ = name;
-  // The umask may have taken permissions away; the PEs of this node need read and write, and
-  // nobody else any access.
-  if (fchmod(fd, 0600) != 0 || ftruncate(fd, static_cast<off_t>(size)) != 0) {
-    SMA_LOG_ERROR("heap", "cannot set up shared memory /dev/shm{} of {} bytes: {}", name, size,
+  // A memfd is created with mode 0777 less nothing: the PEs of this node need read and write,
+  // and nobody else any access (other users cannot reach /proc/<pid>/fd anyway).
+  struct stat st {};
+  if (fchmod(fd, 0600) != 0 || ftruncate(fd, static_cast<off_t>(size)) != 0 ||
+      fstat(fd, &st) != 0) {
+    SMA_LOG_ERROR("heap", "cannot set up shared memory for the {} ({} bytes): {}", label, size,
                   std::strerror(errno));
     close(fd);
-    unlink();
     return Status::no_memory;
   }
-  const Status s = map_fd(fd, size, true, base_, name);
-  close(fd);
-  if (s != Status::ok) {
-    unlink();
+  if (const Status s = map_fd(fd, size, true, base_, label); s != Status::ok) {
+    close(fd);
     return s;
   }
+  fd_ = fd;
+  inode_ = st.st_ino;
   size_ = size;
   return Status::ok;
 }
@@ -115,30 +98,45 @@ Status SharedSegment::create_private(std::size_t size) {
   return Status::ok;
 }
 
-Status SharedSegment::attach(const std::string &name, std::size_t size) {
-  const int fd = shm_open(name.c_str(), O_RDWR, 0600);
+Status SharedSegment::attach(const SegmentHandle &handle, std::size_t size) {
+  const std::string path =
+      "/proc/" + std::to_string(handle.pid) + "/fd/" + std::to_string(handle.fd);
+  const int fd = open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) {
-    SMA_LOG_ERROR("heap", "cannot open shared memory /dev/shm{} of a local PE: {}", name,
-                  std::strerror(errno));
+    SMA_LOG_ERROR("heap",
+                  "cannot open the shared memory of a PE of this node ({}): {}; it must run as "
+                  "the same user, in the same PID namespace",
+                  path, std::strerror(errno));
     return Status::io_error;
   }
-  // The PE that owns the name created it exclusively before the fence that led here, so this
-  // only fails if something replaced it: never map such memory (nor one too small, which would
-  // turn accesses past its end into SIGBUS).
+  // Never map memory that is not that PE's segment (nor one too small, which would turn
+  // accesses past its end into SIGBUS).
   struct stat st {};
-  if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 0777) != 0600 ||
-      static_cast<std::size_t>(st.st_size) != size) {
+  if (fstat(fd, &st) != 0 || st.st_ino != handle.inode || st.st_uid != geteuid() ||
+      (st.st_mode & 0777) != 0600 || static_cast<std::size_t>(st.st_size) != size) {
     SMA_LOG_ERROR("heap",
-                  "shared memory /dev/shm{} of a local PE is not what that PE created (owner "
-                  "uid {}, mode {:o}, {} bytes; expected uid {}, mode 600, {} bytes)",
-                  name, st.st_uid, st.st_mode & 0777, st.st_size, geteuid(), size);
+                  "{} is not the shared memory that PE created (inode {}, owner uid {}, mode "
+                  "{:o}, {} bytes; expected inode {}, uid {}, mode 600, {} bytes)",
+                  path, st.st_ino, st.st_uid, st.st_mode & 0777, st.st_size, handle.inode,
+                  geteuid(), size);
     close(fd);
     return Status::io_error;
   }
-  const Status s = map_fd(fd, size, false, base_, name);
+  const Status s = map_fd(fd, size, false, base_, path.c_str());
   close(fd);
   if (s == Status::ok) size_ = size;
   return s;
+}
+
+Status SharedSegment::reserve(std::size_t offset, std::size_t bytes) {
+  if (fd_ < 0 || bytes == 0) return Status::ok;
+  if (fallocate(fd_, 0, static_cast<off_t>(offset), static_cast<off_t>(bytes)) == 0)
+    return Status::ok;
+  return errno == ENOSPC || errno == ENOMEM ? Status::no_memory : Status::io_error;
+}
+
+SegmentHandle SharedSegment::handle() const noexcept {
+  return SegmentHandle{static_cast<std::int64_t>(getpid()), fd_, inode_};
 }
 
 Status SharedSegment::move_to(std::byte *where) noexcept {
@@ -148,8 +146,8 @@ Status SharedSegment::move_to(std::byte *where) noexcept {
   void *p = reinterpret_cast<void *>(r);
   if (r < 0 && r > -4096) errno = static_cast<int>(-r);
   if (p != where) {
-    SMA_LOG_DEBUG("heap", "moving shared memory /dev/shm{} to {} failed: {}", name_,
-                  static_cast<void *>(where), std::strerror(errno));
+    SMA_LOG_DEBUG("heap", "moving shared memory to {} failed: {}", static_cast<void *>(where),
+                  std::strerror(errno));
     return Status::io_error;
   }
   base_ = static_cast<std::byte *>(p);
@@ -157,16 +155,11 @@ Status SharedSegment::move_to(std::byte *where) noexcept {
   return Status::ok;
 }
 
-void SharedSegment::unlink() noexcept {
-  if (!name_.empty()) {
-    shm_unlink(name_.c_str());
-    name_.clear();
-  }
-}
-
 void SharedSegment::release() noexcept {
-  unlink();
   if (base_ && !keep_mapping_) munmap(base_, size_);
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+  inode_ = 0;
   keep_mapping_ = false;
   base_ = nullptr;
   size_ = 0;

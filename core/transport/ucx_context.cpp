@@ -1,5 +1,8 @@
 #include "transport/ucx_context.hpp"
 
+#include <sys/statvfs.h>
+
+#include <algorithm>
 #include <cstdlib>
 
 #include "log/log.hpp"
@@ -12,22 +15,50 @@ Status from_ucs(ucs_status_t status, const char *what) noexcept {
   return status == UCS_ERR_NO_MEMORY ? Status::no_memory : Status::transport_error;
 }
 
-// The transports of a job whose PEs all share one node: shared memory (posix, sysv, cma, ...)
-// and self. They carry everything the library uses (RMA, AMOs, active messages, wakeup).
-constexpr const char *kOneNodeTransports = "self,sm";
+namespace {
 
-Status UcxContext::init(int expected_peers, bool one_node) {
+// UCX's posix transport keeps its shared memory in files of /dev/shm (or UCX_POSIX_DIR), about
+// 8 MiB per worker: a PE has two, and one more per context. Below this much free space per PE
+// of the node, the System V transport (the same shared-memory transport, memory not counted
+// against /dev/shm) takes its place.
+constexpr std::size_t kPosixBytesPerPe = std::size_t{32} << 20;
+
+bool posix_files_would_not_fit(int local_pes) {
+  const char *dir = std::getenv("UCX_POSIX_DIR");
+  if (dir == nullptr || *dir == '\0') dir = "/dev/shm";
+  struct statvfs fs {};
+  if (statvfs(dir, &fs) != 0) return false;  // UCX reports what it finds there
+  const std::size_t free_bytes = static_cast<std::size_t>(fs.f_bavail) * fs.f_frsize;
+  const std::size_t needed = static_cast<std::size_t>(std::max(local_pes, 1)) * kPosixBytesPerPe;
+  if (free_bytes >= needed) return false;
+  SMA_LOG_DEBUG("ucx", "{} has {} bytes free, less than {} for {} PEs: UCX's posix transport is "
+                       "left out for sysv",
+                dir, free_bytes, needed, local_pes);
+  return true;
+}
+
+// The transports UCX may use when UCX_TLS is not set, or null for all of them. The one-node set
+// carries everything the library uses (RMA, AMOs, active messages, wake-up).
+const char *transports(bool one_node, int local_pes) {
+  const bool small_shm = posix_files_would_not_fit(local_pes);
+  if (one_node) return small_shm ? "self,sysv,cma" : "self,sm";
+  return small_shm ? "^posix" : nullptr;
+}
+
+}  // namespace
+
+Status UcxContext::init(int expected_peers, bool one_node, int local_pes) {
   ucp_config_t *config = nullptr;
   SMA_TRY(from_ucs(ucp_config_read(nullptr, nullptr, &config), "ucp_config_read"));
-  // Without this, UCX also brings up its TCP transport, which listens on every network
-  // address of the machine although no peer will ever connect to it.
-  if (one_node && std::getenv("UCX_TLS") == nullptr) {
-    const ucs_status_t rc = ucp_config_modify(config, "TLS", kOneNodeTransports);
+  // Without a one-node set, UCX also brings up its TCP transport, which listens on every
+  // network address of the machine although no peer will ever connect to it.
+  if (const char *tls = std::getenv("UCX_TLS") ? nullptr : transports(one_node, local_pes)) {
+    const ucs_status_t rc = ucp_config_modify(config, "TLS", tls);
     if (rc != UCS_OK) {
       ucp_config_release(config);
       return from_ucs(rc, "ucp_config_modify(TLS)");
     }
-    SMA_LOG_DEBUG("ucx", "all PEs on one node: UCX_TLS={}", kOneNodeTransports);
+    SMA_LOG_DEBUG("ucx", "UCX_TLS={} ({} of {} PEs on this node)", tls, local_pes, expected_peers);
   }
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS |

@@ -25,10 +25,14 @@ class UcxContext {
   UcxContext &operator=(const UcxContext &) = delete;
   ~UcxContext();
 
-  // `one_node`: every peer is on this node, so no network transport is needed. Then, unless
-  // the user chose transports with UCX_TLS, UCX is limited to shared memory and loopback
-  // ("self,sm"): a single-node job opens no listening socket on a network address.
-  Status init(int expected_peers, bool one_node = false);
+  // Unless the user chose transports with UCX_TLS:
+  // - `one_node` (every peer is on this node): no network transport is needed, and UCX is
+  //   limited to shared memory and loopback, so the job opens no listening socket on a network
+  //   address;
+  // - where the directory of UCX's posix shared-memory files (/dev/shm, or UCX_POSIX_DIR)
+  //   cannot hold what `local_pes` PEs need (a container's 64 MiB /dev/shm), the System V
+  //   transport replaces the posix one.
+  Status init(int expected_peers, bool one_node = false, int local_pes = 1);
   Status map(void *base, std::size_t length, MemRegion &out);
   void unmap(MemRegion &region) noexcept;
   ucp_context_h handle() const noexcept { return context_; }

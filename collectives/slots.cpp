@@ -1,7 +1,6 @@
 #include "collectives/slots.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 #include "config/config.hpp"
 
@@ -66,6 +65,20 @@ int first_free(const std::vector<std::uint64_t> &used) noexcept {
   return -1;
 }
 
+namespace {
+
+// Zeroes counters and line words that the receiving worker's message handler stores to
+// atomically (rma/store_message.cpp): atomic stores too, so a message that arrives after the
+// team is bound (ordered only through the network, which ThreadSanitizer cannot see) is no
+// data race. `bytes` is a multiple of 8.
+void clear_words(std::byte *start, std::size_t bytes) noexcept {
+  auto *word = reinterpret_cast<std::uint64_t *>(start);
+  for (std::size_t i = 0; i < bytes / sizeof(std::uint64_t); ++i)
+    __atomic_store_n(&word[i], 0, __ATOMIC_RELAXED);
+}
+
+}  // namespace
+
 void bind(Slot &slot, int index, int team_pes, bool clear) noexcept {
   std::byte *base = g_area.base + static_cast<std::size_t>(index) * g_area.slot_bytes;
   slot.index = index;
@@ -81,9 +94,9 @@ void bind(Slot &slot, int index, int team_pes, bool clear) noexcept {
   slot.scratch_bytes = g_area.scratch_bytes;
   const auto n = static_cast<std::size_t>(team_pes);
   if (clear) {
-    std::memset(base, 0, 2 * g_area.flags_bytes);
+    clear_words(base, 2 * g_area.flags_bytes);
     // The lines' sequence words count from zero again, like the counters.
-    std::memset(slot.lines, 0, line_area(g_area.world_pes));
+    clear_words(slot.lines, line_area(g_area.world_pes));
   }
   slot.sent.assign(n, 0);
   slot.received.assign(n, 0);

@@ -40,9 +40,4 @@ inline void copy_source(const Args &a) noexcept {
   if (a.dest != a.source) std::memmove(a.dest, a.source, a.bytes());
 }
 
-// put that skips empty transfers (the notification that follows still counts).
-inline void put(Channel &ch, void *dest, const void *source, std::size_t bytes, int peer) noexcept {
-  if (bytes != 0) ch.put(dest, source, bytes, peer);
-}
-
 }  // namespace shoal::coll::chunking

@@ -30,8 +30,7 @@ void run(Channel &ch, const Args &a) {
     for (std::size_t c = 0; c < chunks.count; ++c) {
       const std::size_t s = c * senders + static_cast<std::size_t>(me - 1);
       ch.await_grant(0);
-      chunking::put(ch, slot(s), at(a.source, chunks.first(c), es), chunks.len(c) * es, 0);
-      ch.notify(0);
+      ch.send(slot(s), at(a.source, chunks.first(c), es), chunks.len(c) * es, 0);
     }
     for (std::size_t c = 0; c < chunks.count; ++c) ch.await(0);
     return;
@@ -51,8 +50,7 @@ void run(Channel &ch, const Args &a) {
     }
     for (int pe = 1; pe < n; ++pe) {
       if (c == 0) ch.await_grant(pe);
-      chunking::put(ch, result, result, len * es, pe);
-      ch.notify(pe);
+      ch.send(result, result, len * es, pe);
     }
   }
 }

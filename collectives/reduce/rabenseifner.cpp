@@ -66,8 +66,7 @@ void run(Channel &ch, const Args &a) {
     ch.grant(q);
     for (std::size_t c = 0; c < chunks.count; ++c) {
       ch.await_grant(q);
-      chunking::put(ch, fold, at(a.source, chunks.first(c), es), chunks.len(c) * es, q);
-      ch.notify(q);
+      ch.send(fold, at(a.source, chunks.first(c), es), chunks.len(c) * es, q);
     }
     for (std::size_t c = 0; c < chunks.count; ++c) ch.await(q);
     return;
@@ -102,9 +101,8 @@ void run(Channel &ch, const Args &a) {
       const Segment give = low ? Segment{mid, seg.hi} : Segment{seg.lo, mid};
       before[static_cast<std::size_t>(r)] = seg;
       ch.await_grant(peer);
-      chunking::put(ch, region[static_cast<std::size_t>(r)], base + give.lo * es,
-                    (give.hi - give.lo) * es, peer);
-      ch.notify(peer);
+      ch.send(region[static_cast<std::size_t>(r)], base + give.lo * es, (give.hi - give.lo) * es,
+              peer);
       ch.await(peer);
       std::byte *mine = base + keep.lo * es, *theirs = region[static_cast<std::size_t>(r)];
       const std::size_t n_keep = keep.hi - keep.lo;
@@ -120,15 +118,13 @@ void run(Channel &ch, const Args &a) {
     for (int r = levels - 1; r >= 0; --r) {  // allgather
       const int peer = partner(r);
       if (c == 0) ch.await_grant(peer);  // its dest
-      chunking::put(ch, base + seg.lo * es, base + seg.lo * es, (seg.hi - seg.lo) * es, peer);
-      ch.notify(peer);
+      ch.send(base + seg.lo * es, base + seg.lo * es, (seg.hi - seg.lo) * es, peer);
       ch.await(peer);
       seg = before[static_cast<std::size_t>(r)];
     }
     if (has_extra) {
       if (c == 0) ch.await_grant(extra);
-      chunking::put(ch, base, base, len * es, extra);
-      ch.notify(extra);
+      ch.send(base, base, len * es, extra);
     }
   }
 }

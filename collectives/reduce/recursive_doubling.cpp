@@ -44,8 +44,7 @@ void run(Channel &ch, const Args &a) {
     ch.grant(q);  // q may write the result into dest
     for (std::size_t c = 0; c < chunks.count; ++c) {
       ch.await_grant(q);
-      chunking::put(ch, fold, at(a.source, chunks.first(c), es), chunks.len(c) * es, q);
-      ch.notify(q);
+      ch.send(fold, at(a.source, chunks.first(c), es), chunks.len(c) * es, q);
     }
     for (std::size_t c = 0; c < chunks.count; ++c) ch.await(q);
     return;
@@ -72,8 +71,7 @@ void run(Channel &ch, const Args &a) {
       const int peer = partner(s);
       std::byte *theirs = region(s);
       ch.await_grant(peer);
-      chunking::put(ch, theirs, mine, bytes, peer);
-      ch.notify(peer);
+      ch.send(theirs, mine, bytes, peer);
       ch.await(peer);
       if (me < peer) {
         a.combine(mine, theirs, len);
@@ -85,8 +83,7 @@ void run(Channel &ch, const Args &a) {
     }
     if (has_extra) {
       if (c == 0) ch.await_grant(extra);  // its dest, granted once on entry
-      chunking::put(ch, mine, mine, bytes, extra);
-      ch.notify(extra);
+      ch.send(mine, mine, bytes, extra);
     }
   }
 }

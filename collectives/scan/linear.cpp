@@ -58,8 +58,7 @@ void run(Channel &ch, const Args &a) {
     }
     if (!last) {
       ch.await_grant(me + 1);
-      chunking::put(ch, in, out, bytes, me + 1);  // same region at the successor
-      ch.notify(me + 1);
+      ch.send(in, out, bytes, me + 1);  // same region at the successor
     }
     if (first && a.exclusive) std::memset(dst, 0, bytes);
     if (!first && c + 2 < chunks.count) ch.grant(me - 1);

@@ -51,8 +51,7 @@ void run(Channel &ch, const Args &a) {
     for (int r = 0, d = 1; r < rounds; ++r, d <<= 1) {
       if (me + d < n) {
         ch.await_grant(me + d);
-        chunking::put(ch, region(r), t, bytes, me + d);
-        ch.notify(me + d);
+        ch.send(region(r), t, bytes, me + d);
       }
       if (me - d >= 0) {
         std::byte *window = region(r);

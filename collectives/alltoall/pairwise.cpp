@@ -15,8 +15,9 @@
 namespace shoal::coll {
 namespace {
 
-// Puts this PE's block for `peer` into peer's dest (or, for peer == me, into its own).
-void put_block(Channel &channel, const Args &args, int peer) {
+// Puts this PE's block for `peer` into peer's dest and notifies peer (for peer == me, only
+// copies it into its own dest).
+void send_block(Channel &channel, const Args &args, int peer) {
   const std::size_t es = args.elem_size, n = args.nelems;
   const std::size_t dst = static_cast<std::size_t>(args.dst_stride);
   const std::size_t sst = static_cast<std::size_t>(args.sst_stride);
@@ -24,10 +25,14 @@ void put_block(Channel &channel, const Args &args, int peer) {
              static_cast<std::size_t>(channel.rank()) * n * dst * es;
   const auto *from = static_cast<const std::byte *>(args.source) +
                      static_cast<std::size_t>(peer) * n * sst * es;
-  if (dst == 1 && sst == 1) {
+  const bool other = peer != channel.rank();
+  if (dst == 1 && sst == 1 && other) {
+    channel.send(to, from, n * es, peer);  // across nodes, one message with the counter
+  } else if (dst == 1 && sst == 1) {
     channel.put(to, from, n * es, peer);
   } else {
     channel.put_strided(to, from, args.dst_stride, args.sst_stride, n, es, peer);
+    if (other) channel.notify(peer);
   }
 }
 
@@ -35,13 +40,12 @@ void run(Channel &channel, const Args &args) {
   const int n = channel.size(), me = channel.rank();
   const bool power_of_two = (n & (n - 1)) == 0;
   for (int k = 1; k < n; ++k) channel.grant((me + k) % n);
-  put_block(channel, args, me);
+  send_block(channel, args, me);
   for (int k = 1; k < n; ++k) {
     const int to = power_of_two ? me ^ k : (me + k) % n;
     const int from = power_of_two ? me ^ k : (me + n - k) % n;
     channel.await_grant(to);
-    put_block(channel, args, to);
-    channel.notify(to);
+    send_block(channel, args, to);
     channel.await(from);
   }
 }

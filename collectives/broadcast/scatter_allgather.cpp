@@ -34,10 +34,8 @@ Piece piece(std::size_t j, std::size_t m, std::size_t total) {
 void send_piece(Channel &channel, const Args &args, const void *from, std::size_t j,
                 std::size_t m, int peer) {
   const Piece p = piece(j, m, args.bytes());
-  if (p.bytes > 0)
-    channel.put(static_cast<std::byte *>(args.dest) + p.offset,
-                static_cast<const std::byte *>(from) + p.offset, p.bytes, peer);
-  channel.notify(peer);
+  channel.send(static_cast<std::byte *>(args.dest) + p.offset,
+               static_cast<const std::byte *>(from) + p.offset, p.bytes, peer);
 }
 
 void run(Channel &channel, const Args &args) {

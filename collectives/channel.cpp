@@ -58,7 +58,7 @@ void Channel::put_strided(void *dest, const void *source, std::ptrdiff_t dest_st
 }
 
 void Channel::signal(std::uint64_t *counter_here, std::uint64_t value, int peer, void *dest,
-                     const void *source, std::size_t bytes) noexcept {
+                     const void *source, std::size_t bytes, bool stream) noexcept {
   const int pe = world_pe(peer);
   const rma::Target counter = rma::resolve(counter_here, sizeof value, pe, routine_);
   // Small data for a peer reached through UCX travels in the counter's own message.
@@ -67,11 +67,13 @@ void Channel::signal(std::uint64_t *counter_here, std::uint64_t value, int peer,
   if (bytes != 0 && !in_message) put(dest, source, bytes, peer);
   // Everything put to peer before must be visible there before the counter moves. Mapped
   // copies are ordered by the release store. Transfers handed to UCX for peer alone are
-  // ordered by the fence before the counter's message on the same endpoint (UCP performs what
-  // was issued on an endpoint before a fence before what is issued after it). Transfers to
-  // other PEs as well are completed first (a PE notified later through a third one must find
-  // them in place), and so is anything handed to UCX before a counter stored directly.
-  if (ucx_data_to_ != kNoUcxData && (ucx_data_to_ != peer || counter.direct != nullptr))
+  // ordered by the fence before the counter's message when it goes on the same endpoint (UCP
+  // performs what was issued on an endpoint before a fence before what is issued after it).
+  // Otherwise they are completed first: transfers to other PEs as well (a PE notified later
+  // through a third one must find them in place), anything handed to UCX before a counter
+  // stored directly, and everything when the message leaves from the receiving worker.
+  if (ucx_data_to_ != kNoUcxData && (ucx_data_to_ != peer || counter.direct != nullptr ||
+                                     (!stream && rma::store_messages_bypass_default_worker())))
     rma::quiet(&shoal_ctx_default, routine_);
   ucx_data_to_ = kNoUcxData;
   if (counter.direct != nullptr) {
@@ -79,11 +81,9 @@ void Channel::signal(std::uint64_t *counter_here, std::uint64_t value, int peer,
     return;
   }
   // One active message sets the counter (after copying the data it carries): no reply, where a
-  // put over TCP would be acknowledged. The fence also keeps two counters in a row in order.
-  if (shoal_ctx_default.worker->fence() != Status::ok)
-    fatal(fmt::format("{}: ordering a collective's signal failed in UCX", routine_));
+  // put over TCP would be acknowledged.
   rma::put_then_store(in_message ? dest : nullptr, source, in_message ? bytes : 0, counter_here,
-                      value, pe, routine_);
+                      value, pe, routine_, stream);
 }
 
 void Channel::wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept {

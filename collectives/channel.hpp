@@ -89,8 +89,9 @@ class Channel {
   // address dest of peer, then sets the 64-bit symmetric word at word_here there to value
   // with release order, after everything put to peer before is visible there. Across nodes,
   // data up to rma::kStoreMessageMaxBytes and the word travel in one message.
+  // `stream`: see rma::put_then_store (the cache_line broadcast's lines and acks).
   void signal(std::uint64_t *word_here, std::uint64_t value, int peer, void *dest,
-              const void *source, std::size_t bytes) noexcept;
+              const void *source, std::size_t bytes, bool stream = false) noexcept;
 
  private:
   void wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept;

@@ -209,6 +209,11 @@ bool Runtime::exchange_and_connect(std::string &error) {
   }
   if (connect_worker(worker) != Status::ok)
     return fail(error, "cannot connect the UCX endpoints to the other PEs");
+  if (config.progress_thread) {
+    ucx::InboundLease lease;
+    if (!lease.hold() || connect_worker(target_worker) != Status::ok)
+      return fail(error, "cannot connect the receiving worker's endpoints to the other PEs");
+  }
   // Every PE has mapped its neighbours' segments (opened through their descriptors) and
   // connected before any PE goes on.
   if (b.fence() != Status::ok) return fail(error, "PMIx fence failed");
@@ -272,6 +277,10 @@ void Runtime::stop(bool peers_alive, bool end_session) {
   team::reset_predefined();
   for (auto &pool : spare_workers) pool.clear();  // closes them
   worker.close_endpoints();
+  if (config.progress_thread) {
+    ucx::InboundLease lease;
+    if (lease.hold()) target_worker.close_endpoints();
+  }
   // Peers may still be closing endpoints towards our receiving worker, and each close needs
   // that worker progressed until it completes: keep serving it until every PE is done (the
   // progress thread serves it while it runs; without one, the fence drives it). Destroying it

@@ -49,13 +49,12 @@ void run(Channel &channel, const Args &args) {
   for (int k = 1; k < n; ++k) {
     const int peer = (me + k) % n;
     if (sst == 1) {
-      channel.put(channel.next_outbox(peer), source + block(peer, 1), args.bytes(), peer);
-    } else {  // pack here, then one contiguous put
+      channel.send(channel.next_outbox(peer), source + block(peer, 1), args.bytes(), peer);
+    } else {  // pack here, then one contiguous send
       alignas(16) std::byte packed[kBoxBytes];
       copy(packed, source + block(peer, sst), 1, sst, args);
-      channel.put(channel.next_outbox(peer), packed, args.bytes(), peer);
+      channel.send(channel.next_outbox(peer), packed, args.bytes(), peer);
     }
-    channel.notify(peer);
   }
   copy(dest + block(me, dst), source + block(me, sst), dst, sst, args);
   for (int k = 1; k < n; ++k) {

@@ -50,7 +50,7 @@ void run(Channel &ch, const Args &a) {
     if (std::byte *mapped = ch.mapped(ack, a.root))
       __atomic_store_n(lines::seq_of(mapped), seq, __ATOMIC_RELEASE);
     else
-      ch.signal(lines::seq_of(ack), seq, a.root, nullptr, nullptr, 0);
+      ch.signal(lines::seq_of(ack), seq, a.root, nullptr, nullptr, 0, /*stream=*/true);
     return;
   }
 
@@ -67,7 +67,7 @@ void run(Channel &ch, const Args &a) {
     if (std::byte *mapped = ch.mapped(line, r))
       lines::write(mapped, a.source, bytes, seq);
     else
-      ch.signal(lines::seq_of(line), seq, r, line, a.source, bytes);
+      ch.signal(lines::seq_of(line), seq, r, line, a.source, bytes, /*stream=*/true);
   }
   if (a.dest != a.source) std::memmove(a.dest, a.source, bytes);
   // Look ahead, off the readers' path: when the next message would reuse a line whose reading

@@ -14,19 +14,10 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
+#include "collectives/collect/blocks.hpp"
 
 namespace shoal::coll {
 namespace {
-
-// Puts blocks [lo, hi) (team-PE order, lo < hi <= n) of this PE's dest into peer's dest.
-void put_blocks(Channel &channel, const Args &args, int lo, int hi, int peer) {
-  const std::size_t es = args.elem_size;
-  const std::size_t begin = args.displs[lo];
-  const std::size_t end = args.displs[hi - 1] + args.counts[hi - 1];
-  if (end == begin) return;
-  std::byte *at = static_cast<std::byte *>(args.dest) + begin * es;
-  channel.put(at, at, (end - begin) * es, peer);
-}
 
 void run(Channel &channel, const Args &args) {
   const int n = channel.size(), me = channel.rank();
@@ -39,13 +30,10 @@ void run(Channel &channel, const Args &args) {
     const int to = (me + n - d) % n, from = (me + d) % n;
     const int count = d < n - d ? d : n - d;  // blocks me .. me+count-1 (mod n)
     channel.await_grant(to);
-    if (me + count <= n) {
-      put_blocks(channel, args, me, me + count, to);
-    } else {
-      put_blocks(channel, args, me, n, to);
-      put_blocks(channel, args, 0, me + count - n, to);
-    }
-    channel.notify(to);
+    if (me + count <= n)
+      blocks::send(channel, args, to, me, me + count);
+    else
+      blocks::send(channel, args, to, me, n, 0, me + count - n);
     channel.await(from);
   }
 }

@@ -13,20 +13,10 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
+#include "collectives/collect/blocks.hpp"
 
 namespace shoal::coll {
 namespace {
-
-// Puts blocks [lo, hi) (team-PE order) of this PE's dest into peer's dest; nothing if empty.
-void put_blocks(Channel &channel, const Args &args, int lo, int hi, int peer) {
-  if (lo >= hi) return;
-  const std::size_t es = args.elem_size;
-  const std::size_t begin = args.displs[lo];
-  const std::size_t end = args.displs[hi - 1] + args.counts[hi - 1];
-  if (end == begin) return;
-  std::byte *at = static_cast<std::byte *>(args.dest) + begin * es;
-  channel.put(at, at, (end - begin) * es, peer);
-}
 
 void run(Channel &channel, const Args &args) {
   const int n = channel.size(), me = channel.rank();
@@ -42,8 +32,7 @@ void run(Channel &channel, const Args &args) {
     const int core = me - p;
     channel.grant(core);
     channel.await_grant(core);
-    put_blocks(channel, args, me, me + 1, core);
-    channel.notify(core);
+    blocks::send(channel, args, core, me, me + 1);
     channel.await(core);
     return;
   }
@@ -56,17 +45,14 @@ void run(Channel &channel, const Args &args) {
   for (int m = 1; m < p; m <<= 1) {
     const int partner = me ^ m, base = me & ~(m - 1);
     channel.await_grant(partner);
-    put_blocks(channel, args, base, base + m, partner);
-    put_blocks(channel, args, base + p, (base + m < r ? base + m : r) + p, partner);
-    channel.notify(partner);
+    blocks::send(channel, args, partner, base, base + m, base + p,
+                 (base + m < r ? base + m : r) + p);
     channel.await(partner);
   }
   if (me < r) {
     const int extra = me + p;
     channel.await_grant(extra);
-    put_blocks(channel, args, 0, extra, extra);
-    put_blocks(channel, args, extra + 1, n, extra);
-    channel.notify(extra);
+    blocks::send(channel, args, extra, 0, extra, extra + 1, n);
   }
 }
 

@@ -24,14 +24,24 @@ namespace shoal::rma {
 // counter's message. Above this, UCX's reassembly buffer per message would grow too large.
 inline constexpr std::size_t kStoreMessageMaxBytes = std::size_t{1} << 20;
 
+// Whether put_then_store() (not a stream) sends on this PE's receiving worker rather than the
+// default context's: then it is ordered after nothing the default context issued, and a caller that
+// needs that completes it first (quiet).
+bool store_messages_bypass_default_worker() noexcept;
+
 // Installs the receiving side on the worker other PEs send to (before they can).
 Status accept_store_messages(ucx::UcxWorker &receiver, Runtime &runtime) noexcept;
 
 // Sends `bytes` (at most kStoreMessageMaxBytes, possibly 0) from `source` to the symmetric
-// address `dest` of world PE pe, then `value` into the symmetric 64-bit word `word` there, on
-// the default context's worker. Ordered after what that worker issued to pe before a fence;
-// returns once `source` may be reused. Errors end the job, naming `routine`.
+// address `dest` of world PE pe, then `value` into the symmetric 64-bit word `word` there.
+// Messages to one PE arrive in order. While a progress thread runs they go from this PE's
+// receiving worker (see store_messages_bypass_default_worker), otherwise on the default
+// context's worker, ordered after what it issued to pe before. Returns once `source` may be
+// reused. Errors end the job, naming `routine`.
+// `stream`: the message is one of a one-way stream (a broadcast's lines and their
+// acknowledgements) and always leaves from the default context's worker, which the sender
+// does not share with its progress thread.
 void put_then_store(void *dest, const void *source, std::size_t bytes, std::uint64_t *word,
-                    std::uint64_t value, int pe, const char *routine) noexcept;
+                    std::uint64_t value, int pe, const char *routine, bool stream = false) noexcept;
 
 }  // namespace shoal::rma

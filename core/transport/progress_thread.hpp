@@ -68,6 +68,12 @@ class InboundLease {
   InboundLease &operator=(const InboundLease &) = delete;
   ~InboundLease() {
     if (owner_) {
+      // Taken to send only, and nothing progressed it meanwhile: nothing to drain.
+      if (sent_only_ && owner_->worker_->passes() == passes_at_hold_) {
+        owner_->drive_.unlock();
+        held_here_ = false;
+        return;
+      }
       // Hand the worker back drained: an arrival the last pass read from a socket but did
       // not dispatch would leave the socket quiet, and the thread, asleep on the worker's
       // descriptor, would never learn of it (a lost wake-up: a peer's flush then waits
@@ -77,6 +83,19 @@ class InboundLease {
       owner_->drive_.unlock();
       held_here_ = false;
     }
+  }
+  // Takes the receiving worker (waiting while the progress thread passes over it), to send on
+  // it; true when this thread now has it (it may then use the worker until the lease ends).
+  bool hold() noexcept {
+    if (owner_ != nullptr || held_here_) return true;
+    ProgressThread *p = ProgressThread::running();
+    if (p == nullptr) return false;
+    p->drive_.lock();
+    owner_ = p;
+    held_here_ = true;
+    sent_only_ = true;
+    passes_at_hold_ = p->worker_->passes();
+    return true;
   }
   // Progresses the receiving worker if this thread may; returns the events handled.
   unsigned progress() noexcept {
@@ -96,6 +115,8 @@ class InboundLease {
  private:
   static constexpr int kDrainPasses = 64;
   ProgressThread *owner_ = nullptr;
+  bool sent_only_ = false;  // taken by hold(), not by progress()
+  std::uint64_t passes_at_hold_ = 0;
   static thread_local bool held_here_;
 };
 

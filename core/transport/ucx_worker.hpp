@@ -4,6 +4,7 @@
 
 #include <ucp/api/ucp.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -40,7 +41,12 @@ class UcxWorker {
   ucp_ep_h ep(int pe) const noexcept { return peers_[pe].ep; }
   ucp_rkey_h rkey(int pe, int segment) const noexcept { return peers_[pe].rkeys[segment]; }
 
-  unsigned progress() noexcept { return ucp_worker_progress(worker_); }
+  unsigned progress() noexcept {
+    passes_.store(passes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    return ucp_worker_progress(worker_);
+  }
+  // How many times progress() ran (exact for a worker one thread drives at a time).
+  std::uint64_t passes() const noexcept { return passes_.load(std::memory_order_relaxed); }
   // For a thread that sleeps until work arrives (needs UCP_FEATURE_WAKEUP).
   int event_fd() const noexcept;
   ucs_status_t arm() noexcept { return ucp_worker_arm(worker_); }
@@ -88,6 +94,7 @@ class UcxWorker {
     std::vector<ucp_rkey_h> rkeys;
   };
   ucp_worker_h worker_ = nullptr;
+  std::atomic<std::uint64_t> passes_{0};
   bool thread_safe_ = false;
   static constexpr std::size_t kReapThreshold = 1024;
   std::vector<Peer> peers_;

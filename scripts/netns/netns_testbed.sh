@@ -6,13 +6,17 @@
 # the bed. Commands run on host K through "exec" (see exec_on): a hostname of its own
 # (Open MPI's orted finds its node by hostname: with one shared hostname every host gets
 # the first host's PMIX_LOCAL_PEERS), its own IPC namespace and /dev/shm. The hosts still
-# share /tmp, the file system and the pid space, as containers on one machine would.
+# share /tmp, the file system and the pid space, as containers on one machine would. A host's
+# /dev/shm is the directory /dev/shm/netns-<prefix>-hK of this machine, kept until "down": it
+# outlives the commands run there, as a real host's does, so a test can see what a job left in
+# it ("shm_dir").
 #
 #   netns_testbed.sh check                 # exit 0 if namespaces can be made, else print why
 #   netns_testbed.sh up <prefix> <N> <hostfile>   # create, and write "198.18.0.K slots=..." lines
 #   netns_testbed.sh down <prefix>         # end what runs in the bed, remove it (idempotent)
 #   netns_testbed.sh sweep <stem>          # down every bed <stem><pid> whose pid is gone
 #   netns_testbed.sh address <K>           # the address of host K
+#   netns_testbed.sh shm_dir <prefix> <K>  # where host K's /dev/shm lives on this machine
 #   netns_testbed.sh exec <prefix> <K> <command...>  # run a command on host K
 #
 # Host K's namespace is <prefix>-hK; netns_rsh.sh maps an address back to it.
@@ -25,6 +29,9 @@ readonly kSlots=${SHOAL_NETNS_SLOTS:-8}
 die() { echo "netns_testbed: $*" >&2; exit 1; }
 
 address_of() { echo "${kSubnet}.$1"; }
+
+# Host K's /dev/shm, a directory of this machine's (a tmpfs, as /dev/shm is everywhere).
+shm_dir_of() { echo "/dev/shm/netns-$1-h$2"; }
 
 # Can the bed be built here? Tries a throw-away host: a namespace, a veth pair in it, and
 # entering it (needs root with CAP_NET_ADMIN and CAP_SYS_ADMIN).
@@ -41,10 +48,11 @@ check() {
   if ! out=$(ip -n "$probe" link add shoal-pa type veth peer name shoal-pb 2>&1); then
     why="cannot create a veth pair inside a namespace (${out:-failed})"
   elif ! out=$( (exec_on "${probe%-h1}" 1 true) 2>&1); then
-    why="cannot enter a host of the bed (unshare --uts --ipc --mount, tmpfs on /dev/shm):"
+    why="cannot enter a host of the bed (unshare --uts --ipc --mount, /dev/shm bound):"
     why+=" ${out:-failed}"
   fi
   ip netns del "$probe" 2>/dev/null || true
+  rm -rf "$(shm_dir_of "${probe%-h1}" 1)"
   [[ -z "$why" ]] || { echo "$why"; return 1; }
 }
 
@@ -61,6 +69,9 @@ down() {
       "$prefix"-br) ip netns del "$ns" 2>/dev/null || true ;;
     esac
   done
+  local dir
+  for dir in "$(shm_dir_of "$prefix" "")"[0-9]*; do [[ -d "$dir" ]] && rm -rf "$dir"; done
+  return 0
 }
 
 # Beds named <stem><pid> whose creator (pid) was killed before its own cleanup.
@@ -96,13 +107,20 @@ up() {
 
 # Enters host K: its network namespace, then fresh UTS, IPC and mount namespaces with the
 # hostname <prefix>-hK and a /dev/shm of its own, so that neither UCX (which tells hosts
-# apart by IPC namespace and boot id) nor Shoal can share memory with another host.
+# apart by IPC namespace and boot id) nor Shoal can share memory with another host. Called from
+# another host (mpirun's remote-start agent), it first uncovers this machine's /dev/shm, which
+# that host's own hides (the topmost mount there is a bed host's directory).
 exec_on() {
   local prefix=$1 k=$2
   shift 2
+  # shellcheck disable=SC2016  # expanded by the shell inside the host's namespaces
   exec ip netns exec "$prefix-h$k" unshare --uts --ipc --mount --propagation private -- \
-    sh -c 'hostname "$0" && mount -t tmpfs -o mode=1777 shoal-shm /dev/shm && exec "$@"' \
-    "$prefix-h$k" "$@"
+    sh -c 'hostname "$0" || exit
+      while findmnt -n -o FSROOT -T /dev/shm | tail -n 1 | grep -q "^/netns-"; do
+        umount /dev/shm || exit
+      done
+      mkdir -p "$1" && chmod 1777 "$1" && mount --bind "$1" /dev/shm && shift && exec "$@"' \
+    "$prefix-h$k" "$(shm_dir_of "$prefix" "$k")" "$@"
 }
 
 case "${1:-}" in
@@ -111,8 +129,9 @@ case "${1:-}" in
   down) [[ $# -eq 2 ]] || die "usage: $0 down <prefix>"; down "$2" ;;
   sweep) [[ $# -eq 2 ]] || die "usage: $0 sweep <stem>"; sweep "$2" ;;
   address) [[ $# -eq 2 ]] || die "usage: $0 address <K>"; address_of "$2" ;;
+  shm_dir) [[ $# -eq 3 ]] || die "usage: $0 shm_dir <prefix> <K>"; shm_dir_of "$2" "$3" ;;
   exec) [[ $# -ge 4 ]] || die "usage: $0 exec <prefix> <K> <command...>"; shift; exec_on "$@" ;;
   *) die "usage: $0 check | up <prefix> <N> <hostfile> | down <prefix> | sweep <stem>" \
-       "| address <K>" \
+       "| address <K> | shm_dir <prefix> <K>" \
        "| exec <prefix> <K> <command...>" ;;
 esac

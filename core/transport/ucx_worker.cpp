@@ -1,6 +1,9 @@
 #include "transport/ucx_worker.hpp"
 
+#include <spdlog/fmt/fmt.h>
+
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 
@@ -54,11 +57,20 @@ std::string UcxWorker::description() const {
 }
 
 Status UcxWorker::connect(int pe, std::span<const std::byte> worker_address,
-                          const std::vector<std::vector<std::byte>> &packed_rkeys) {
+                          const std::vector<std::vector<std::byte>> &packed_rkeys,
+                          Placement placement) {
   Peer &peer = peers_[pe];
   ucp_ep_params_t params{};
   params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS;
   params.address = reinterpret_cast<const ucp_address_t *>(worker_address.data());
+  peer.owner = this;
+  peer.pe = pe;
+  if (placement == Placement::other_node) {
+    params.field_mask |= UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
+    params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+    params.err_handler.cb = on_peer_failure;
+    params.err_handler.arg = &peer;  // peers_ never moves once init() sized it
+  }
   SMA_TRY(from_ucs(ucp_ep_create(worker_, &params, &peer.ep), "ucp_ep_create"));
   peer.rkeys.assign(packed_rkeys.size(), nullptr);
   for (std::size_t s = 0; s < packed_rkeys.size(); ++s)
@@ -66,6 +78,27 @@ Status UcxWorker::connect(int pe, std::span<const std::byte> worker_address,
       SMA_TRY(from_ucs(ucp_ep_rkey_unpack(peer.ep, packed_rkeys[s].data(), &peer.rkeys[s]),
                      "ucp_ep_rkey_unpack"));
   return Status::ok;
+}
+
+// An endpoint to a PE of another node failed: its process died (the connection was reset or
+// closed) or its host stopped answering the transport's keepalive. UCX calls this from inside
+// ucp_worker_progress, and only for endpoints the program has not closed (after shmem_finalize
+// closed them, a peer that exits is no failure): note it, and let progress() report it once UCX
+// returns, where the worker may be used again.
+void UcxWorker::on_peer_failure(void *arg, ucp_ep_h, ucs_status_t status) noexcept {
+  Peer &peer = *static_cast<Peer *>(arg);
+  peer.failure = status;
+  int none = -1;  // the first lost PE is the one reported
+  peer.owner->lost_pe_.compare_exchange_strong(none, peer.pe, std::memory_order_release);
+}
+
+// The PEs waiting for the lost one would wait forever, and UCX fails whatever is sent to it: end
+// the job, naming it.
+void UcxWorker::report_lost_peer() noexcept {
+  const int pe = lost_pe_.load(std::memory_order_acquire);
+  fatal(fmt::format("lost the connection to PE {} ({}): PE {} has ended or its host cannot be "
+                    "reached; ending the job",
+                    pe, ucs_status_string(peers_[pe].failure), pe));
 }
 
 Status UcxWorker::wait(ucs_status_ptr_t request, const char *what, unsigned limit_ms) noexcept {

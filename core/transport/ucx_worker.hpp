@@ -34,16 +34,31 @@ class UcxWorker {
   // What ucp_worker_print_info says about the worker (its transports, the ones for atomics).
   std::string description() const;
 
+  // Where a peer runs, which decides what happens when it dies:
+  // - other_node: the endpoint asks UCX for peer failure handling, so a peer that dies (its
+  //   connection reset or closed, or its host gone quiet past the transport's keepalive) ends
+  //   the job with a message naming the PE (see progress()), instead of UCX aborting this PE on
+  //   its own ("Fatal: unexpected error") or this PE waiting for it forever;
+  // - this_node: UCX 1.13's shared-memory transports cannot report a dead peer, and an endpoint
+  //   that asks for it is given TCP instead (or, in a job on one node, no transport at all), so
+  //   these endpoints ask for nothing: the launcher ends the job, and PEs on other nodes notice.
+  enum class Placement { this_node, other_node };
   // Connects to one PE's worker and unpacks that PE's remote keys (one per memory segment).
   Status connect(int pe, std::span<const std::byte> worker_address,
-                 const std::vector<std::vector<std::byte>> &packed_rkeys);
+                 const std::vector<std::vector<std::byte>> &packed_rkeys,
+                 Placement placement = Placement::this_node);
 
   ucp_ep_h ep(int pe) const noexcept { return peers_[pe].ep; }
   ucp_rkey_h rkey(int pe, int segment) const noexcept { return peers_[pe].rkeys[segment]; }
 
+  // Progresses the worker. When an endpoint to a PE of another node failed meanwhile (UCX
+  // reported it from inside the progress), ends the job naming that PE: see report_lost_peer().
   unsigned progress() noexcept {
     passes_.store(passes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    return ucp_worker_progress(worker_);
+    const unsigned events = ucp_worker_progress(worker_);
+    if (lost_pe_.load(std::memory_order_relaxed) >= 0) [[unlikely]]
+      report_lost_peer();
+    return events;
   }
   // How many times progress() ran (exact for a worker one thread drives at a time).
   std::uint64_t passes() const noexcept { return passes_.load(std::memory_order_relaxed); }
@@ -92,9 +107,17 @@ class UcxWorker {
   struct Peer {
     ucp_ep_h ep = nullptr;
     std::vector<ucp_rkey_h> rkeys;
+    UcxWorker *owner = nullptr;  // for UCX's peer failure callback (other_node endpoints)
+    int pe = -1;
+    ucs_status_t failure = UCS_OK;  // how the endpoint failed, if it did
   };
   ucp_worker_h worker_ = nullptr;
   std::atomic<std::uint64_t> passes_{0};
+  // The first PE whose endpoint failed (-1: none); set by UCX's peer failure callback, read by
+  // progress() once UCX returns.
+  std::atomic<int> lost_pe_{-1};
+  static void on_peer_failure(void *arg, ucp_ep_h ep, ucs_status_t status) noexcept;
+  [[noreturn]] void report_lost_peer() noexcept;
   bool thread_safe_ = false;
   static constexpr std::size_t kReapThreshold = 1024;
   std::vector<Peer> peers_;

@@ -2,6 +2,7 @@
 
 #include <cxxabi.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -41,9 +42,23 @@ void set_last_error(const std::string &message) noexcept {
 
 const char *last_error() noexcept { return t_last_error.c_str(); }
 
+namespace {
+std::atomic<bool> g_job_ending{false};
+}
+
+void note_job_ending() noexcept { g_job_ending.store(true, std::memory_order_relaxed); }
+bool job_ending() noexcept { return g_job_ending.load(std::memory_order_relaxed); }
+
 void fatal(const std::string &message) noexcept {
+  if (job_ending())
+    log::logger().debug("after another PE began to end the job: {}", message);
+  else
+    log::logger().error("{}", message);
+  end_job(message);
+}
+
+void end_job(const std::string &message) noexcept {
   set_last_error(message);
-  log::logger().error("{}", message);
   std::fflush(stdout);
   // PMIx_Abort asks the launcher to end every PE of the job with this status.
   if (g_runtime && g_runtime->bootstrap) g_runtime->bootstrap->abort(1, message.c_str());

@@ -21,8 +21,17 @@ enum class Status : int8_t {
 const char *to_string(Status s) noexcept;
 
 // Reports an unrecoverable error ("[host:pid pe N] shoal error: ...") and ends the whole job
-// through the bootstrap (PMIx_Abort), so the launcher stops every PE. Never returns.
+// through the bootstrap (PMIx_Abort), so the launcher stops every PE. Never returns. Once
+// another PE announced that it is ending the job (job_ending()), the error is a consequence of
+// that and is logged at debug level only.
 [[noreturn]] void fatal(const std::string &message) noexcept;
+// fatal() without the log line, for a caller that reported the error itself.
+[[noreturn]] void end_job(const std::string &message) noexcept;
+
+// Whether another PE said it is ending the job (it lost a peer and reported it, or called
+// shmem_global_exit); set from a UCX message handler (ucx::UcxWorker::announce_job_end).
+void note_job_ending() noexcept;
+bool job_ending() noexcept;
 
 // Makes std::terminate end the job through fatal(), naming the exception that caused it. Every
 // C entry point is noexcept, so a C++ exception escaping the library (a bad_alloc inside a

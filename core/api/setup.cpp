@@ -139,6 +139,9 @@ SMA_WEAK_ALIAS(shmem_finalize)
 extern "C" void pshmem_global_exit(int status) noexcept {
   g_exiting = true;
   std::fflush(nullptr);
+  // The PEs of other nodes are told first: as the launcher ends them, they must not report
+  // each other as lost.
+  if (g_runtime) g_runtime->worker.announce_job_end();
   if (g_runtime && g_runtime->bootstrap) g_runtime->bootstrap->abort(status, "");
   std::exit(status);
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "wait.hpp"
 
@@ -14,6 +15,17 @@
 #include "log/log.hpp"
 
 namespace shoal::ucx {
+
+namespace {
+
+// Another PE is ending the job (UcxWorker::announce_job_end).
+ucs_status_t on_job_end_message(void *, const void *, size_t, void *, size_t,
+                                const ucp_am_recv_param_t *) {
+  note_job_ending();
+  return UCS_OK;
+}
+
+}  // namespace
 
 Status UcxWorker::init(UcxContext &context, Threads threads, int n_pes) {
   ucp_worker_params_t params{};
@@ -24,7 +36,9 @@ Status UcxWorker::init(UcxContext &context, Threads threads, int n_pes) {
   thread_safe_ = threads == Threads::multiple;
   SMA_TRY(from_ucs(ucp_worker_create(context.handle(), &params, &worker_), "ucp_worker_create"));
   peers_.assign(static_cast<std::size_t>(n_pes), Peer{});
-  return Status::ok;
+  // Every worker takes the end-of-job message: peers send it to the one they know as this PE's
+  // receiving worker.
+  return set_am_handler(kJobEndMessageId, on_job_end_message, nullptr);
 }
 
 int UcxWorker::event_fd() const noexcept {
@@ -93,12 +107,46 @@ void UcxWorker::on_peer_failure(void *arg, ucp_ep_h, ucs_status_t status) noexce
 }
 
 // The PEs waiting for the lost one would wait forever, and UCX fails whatever is sent to it: end
-// the job, naming it.
+// the job, naming it. The first PE to notice tells the others (announce_job_end), which then
+// keep quiet about the PEs the launcher kills as it ends the job.
 void UcxWorker::report_lost_peer() noexcept {
   const int pe = lost_pe_.load(std::memory_order_acquire);
-  fatal(fmt::format("lost the connection to PE {} ({}): PE {} has ended or its host cannot be "
-                    "reached; ending the job",
-                    pe, ucs_status_string(peers_[pe].failure), pe));
+  const std::string message =
+      fmt::format("lost the connection to PE {} ({}): PE {} has ended or its host cannot be "
+                  "reached; ending the job",
+                  pe, ucs_status_string(peers_[pe].failure), pe);
+  if (job_ending()) fatal(message);  // another PE reported first: a consequence, logged quietly
+  log::logger().error("{}", message);
+  announce_job_end();
+  end_job(message);
+}
+
+void UcxWorker::announce_job_end() noexcept {
+  ucp_request_param_t param{};
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  param.flags = UCP_AM_SEND_FLAG_EAGER;
+  std::vector<ucs_status_ptr_t> pending;
+  try {
+    pending.reserve(peers_.size());
+  } catch (...) {
+    return;
+  }
+  for (const Peer &peer : peers_) {
+    // Not to a failed endpoint: UCX 1.13 may abort the process on a send there.
+    if (peer.ep == nullptr || peer.failure != UCS_OK) continue;
+    const ucs_status_ptr_t request =
+        ucp_am_send_nbx(peer.ep, kJobEndMessageId, nullptr, 0, nullptr, 0, &param);
+    if (UCS_PTR_IS_PTR(request)) pending.push_back(request);
+  }
+  // Bounded: a PE that died unnoticed (one of this node, say) may never take its message.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kAnnounceLimitMs);
+  for (ucs_status_ptr_t request : pending) {
+    while (ucp_request_check_status(request) == UCS_INPROGRESS &&
+           std::chrono::steady_clock::now() < deadline)
+      ucp_worker_progress(worker_);
+    ucp_request_free(request);  // UCX releases one still in flight when it completes
+  }
 }
 
 Status UcxWorker::wait(ucs_status_ptr_t request, const char *what, unsigned limit_ms) noexcept {

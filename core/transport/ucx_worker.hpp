@@ -62,6 +62,13 @@ class UcxWorker {
   }
   // How many times progress() ran (exact for a worker one thread drives at a time).
   std::uint64_t passes() const noexcept { return passes_.load(std::memory_order_relaxed); }
+  // Tells every connected PE, best effort and within kAnnounceLimitMs, that this PE is ending
+  // the job: from then on the errors they run into are consequences (shoal::job_ending()), and
+  // they leave the report to this PE. Without it, as the launcher ends the job, the PEs it
+  // kills first would be reported as lost by those of other nodes it kills later (Open MPI's
+  // mpirun: up to a second later). Not from inside a UCX callback: it progresses the worker.
+  static constexpr unsigned kAnnounceLimitMs = 200;
+  void announce_job_end() noexcept;
   // For a thread that sleeps until work arrives (needs UCP_FEATURE_WAKEUP).
   int event_fd() const noexcept;
   ucs_status_t arm() noexcept { return ucp_worker_arm(worker_); }
@@ -81,6 +88,8 @@ class UcxWorker {
   // completes; release_reply() returns it when the operation completed at once or failed.
   std::uint64_t *reply_word();
   void release_reply(std::uint64_t *word) noexcept;
+  // Active message ids: 1 the store messages of core/rma, 2 the end of the job.
+  static constexpr unsigned kJobEndMessageId = 2;
   // Active messages. set_am_handler() installs the function that runs for messages `id`
   // arriving at this worker (in whichever thread progresses it); install it before any peer
   // can send. am_send() sends one to PE pe's receiving worker through the eager protocol (the

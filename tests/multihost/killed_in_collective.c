@@ -1,20 +1,22 @@
 /* killed_in_collective: every PE loops in collectives (shmem_barrier_all, a broadcast, a sum
- * reduction) on SHMEM_TEAM_WORLD, and PE VICTIM kills itself with SIGKILL in the middle of
- * iteration ITERS, between the broadcast and the reduction: the other PEs are then inside a
- * reduction (or a broadcast or barrier) that waits for it and can never complete.
+ * reduction) on SHMEM_TEAM_WORLD, and PE VICTIM fails in the middle of iteration ITERS, between
+ * the broadcast and the reduction: the other PEs are then inside a reduction (or a broadcast or
+ * barrier) that waits for it and can never complete. HOW: sigkill (raise(SIGKILL), the
+ * default) or global_exit (shmem_global_exit(7): a failure the program reports itself).
  *
- *   killed_in_collective VICTIM ITERS [mark...]
+ *   killed_in_collective VICTIM ITERS [HOW [mark...]]
  *
- * Before dying the victim prints "pe VICTIM kills itself at iteration ITERS at MS" (wall clock,
+ * Before failing the victim prints "pe VICTIM fails (HOW) at iteration ITERS at MS" (wall clock,
  * ms); every PE prints "pe K of N on HOST pid PID" once it is initialized. A PE that gets past
- * the victim's death prints "UNREACHABLE"; a wrong value prints "BAD ...". Arguments after
- * ITERS are ignored (a test adds a unique mark to find stray PEs). The job is expected to end
- * soon after the death, by the launcher or by a PE that noticed it, never normally. */
+ * the victim's failure prints "UNREACHABLE"; a wrong value prints "BAD ...". Arguments after HOW
+ * are ignored (a test adds a unique mark to find stray PEs). The job is expected to end soon
+ * after the failure, by the launcher or by a PE that noticed it, never normally. */
 #include <shmem.h>
 
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,8 +29,9 @@ static long long now_ms(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3) {
-    fprintf(stderr, "usage: killed_in_collective VICTIM ITERS [mark...]\n");
+  const char *how = argc > 3 ? argv[3] : "sigkill";
+  if (argc < 3 || (strcmp(how, "sigkill") != 0 && strcmp(how, "global_exit") != 0)) {
+    fprintf(stderr, "usage: killed_in_collective VICTIM ITERS [sigkill|global_exit [mark...]]\n");
     return 2;
   }
   const int victim = atoi(argv[1]);
@@ -56,9 +59,10 @@ int main(int argc, char **argv) {
       fflush(stdout);
     }
     if (me == victim && it == iters) {
-      printf("pe %d kills itself at iteration %d at %lld\n", me, it, now_ms());
+      printf("pe %d fails (%s) at iteration %d at %lld\n", me, how, it, now_ms());
       fflush(stdout);
-      raise(SIGKILL);
+      if (strcmp(how, "sigkill") == 0) raise(SIGKILL);
+      shmem_global_exit(7);
     }
     shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dest, source, kCount);
     const long expected = (long)it * 1000 * n + (long)n * (n - 1) / 2;

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # A PE killed in the middle of a collective across hosts (issue 18, item 4): 4 PEs on 2 hosts of
 # the network-namespace test bed (scripts/netns/), PEs 0-1 on host 1 and 2-3 on host 2, loop in
-# collectives until PE <victim> kills itself with SIGKILL. The job must
+# collectives until PE <victim> fails. With "sigkill" (the default) it kills itself, and the
+# job must
 #   - end with a non-zero status within kEndMs of the death,
 #   - say which PE is gone: a line of Shoal's ("[host:pid pe N] error: ... PE <victim> ...")
 #     from a PE of the other host that noticed it, not only the launcher's report. (UCX 1.13 may
 #     still abort a PE that was acknowledging a put from the dead PE, "ucp_request.inl: Fatal:
 #     unexpected error" in ucp_put_handler, whatever the endpoints' error mode: not checked.)
-#   - leave nothing behind on either host: no process in the bed's namespaces or carrying this
-#     run's mark, nothing in either host's /dev/shm, nothing in the job's TMPDIR (the launcher's
-#     session directories, PMIx's files) or in /tmp under the bed's host names.
+# With "global_exit" it calls shmem_global_exit(7), and the job must end with status 7 within
+# kEndMs and no error line at all: the PEs that the launcher ends one after the other must not
+# report each other as lost. Either way nothing may be left behind on either host: no process
+# in the bed's namespaces or carrying this run's mark, nothing in either host's /dev/shm,
+# nothing in the job's TMPDIR (the launcher's session directories, PMIx's files) or in /tmp under
+# the bed's host names.
 #
-#   killed_pe.sh mpirun|oshrun <victim> <killed_in_collective program>
+#   killed_pe.sh mpirun|oshrun <victim> <killed_in_collective program> [sigkill|global_exit]
 #
 # mpirun: Open MPI's mpirun started on host 1 with --host h1:2,h2:2. oshrun: $OSHRUN started on
 # host 1 with the same --host, which hands the job to that mpirun (docs/cluster.md). Exits 77
@@ -23,9 +27,11 @@ readonly kEndMs=10000    # from the death to the launcher's exit
 readonly kLimit=60       # seconds before the job counts as hung
 readonly kIterations=20  # collective rounds before the victim dies
 
-engine=${1:-} victim=${2:-} program=${3:-}
-[[ "$engine" =~ ^(mpirun|oshrun)$ && "$victim" =~ ^[0-3]$ && -x "$program" ]] ||
-  { echo "usage: $0 mpirun|oshrun <victim 0-3> <killed_in_collective>" >&2; exit 2; }
+engine=${1:-} victim=${2:-} program=${3:-} how=${4:-sigkill}
+[[ "$engine" =~ ^(mpirun|oshrun)$ && "$victim" =~ ^[0-3]$ && -x "$program" &&
+   "$how" =~ ^(sigkill|global_exit)$ ]] ||
+  { echo "usage: $0 mpirun|oshrun <victim 0-3> <killed_in_collective> [sigkill|global_exit]" >&2
+    exit 2; }
 if [[ "$engine" == oshrun ]]; then
   : "${OSHRUN:?set OSHRUN to the oshrun binary}"
 fi
@@ -52,7 +58,7 @@ h1=$("$netns_dir/netns_testbed.sh" address 1)
 h2=$("$netns_dir/netns_testbed.sh" address 2)
 
 fail() {
-  echo "FAILED ($engine, PE $victim killed): $*"
+  echo "FAILED ($engine, PE $victim, $how): $*"
   echo "--- output of the job:"
   head -n 60 "$work/output"
   exit 1
@@ -80,20 +86,27 @@ fi
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 start=$(now_ms)
 timeout -k 5 "$kLimit" "$netns_dir/netns_testbed.sh" exec "$prefix" 1 \
-  "${launcher[@]}" "${args[@]}" "$program" "$victim" "$kIterations" "$mark" \
+  "${launcher[@]}" "${args[@]}" "$program" "$victim" "$kIterations" "$how" "$mark" \
   </dev/null >"$work/output" 2>&1
 rc=$?
 end=$(now_ms)
-echo "job of $((end - start)) ms, status $rc ($engine, PE $victim killed)"
+echo "job of $((end - start)) ms, status $rc ($engine, PE $victim, $how)"
 
 ((end - start < kLimit * 1000)) || fail "the job did not end within $kLimit s"
-died=$(sed -n "s/^pe $victim kills itself at iteration [0-9]* at \([0-9]*\)\$/\1/p" "$work/output")
-[[ -n "$died" ]] || fail "PE $victim did not get to kill itself"
-[[ $rc -ne 0 ]] || fail "the job exited 0 although PE $victim was killed"
-echo "ended $((end - died)) ms after PE $victim died"
-((end - died < kEndMs)) || fail "the job ended $((end - died)) ms after PE $victim died (limit $kEndMs)"
-grep -Eq "\] error: .*\bPE $victim\b" "$work/output" ||
-  fail "no message of Shoal's naming PE $victim"
+died=$(sed -En "s/^pe $victim fails \($how\) at iteration [0-9]+ at ([0-9]+)\$/\1/p" \
+  "$work/output")
+[[ -n "$died" ]] || fail "PE $victim did not get to fail"
+echo "ended $((end - died)) ms after PE $victim failed"
+((end - died < kEndMs)) ||
+  fail "the job ended $((end - died)) ms after PE $victim failed (limit $kEndMs)"
+if [[ "$how" == sigkill ]]; then
+  [[ $rc -ne 0 ]] || fail "the job exited 0 although PE $victim was killed"
+  grep -Eq "\] error: .*\bPE $victim\b" "$work/output" ||
+    fail "no message of Shoal's naming PE $victim"
+else
+  [[ $rc -eq 7 ]] || fail "status $rc, expected 7 (shmem_global_exit)"
+  ! grep -Eq "\] error: " "$work/output" || fail "an error was reported after shmem_global_exit"
+fi
 ! grep -Eq "^(UNREACHABLE|BAD)" "$work/output" || fail "a PE went on or saw wrong values"
 
 # Nothing left: processes may take a moment to be reaped after the launcher exits.
@@ -114,4 +127,4 @@ left=$(find "$work/tmp" -mindepth 1 -maxdepth 3)
 [[ -z "$left" ]] || fail "left in the job's TMPDIR: $left"
 left=$(compgen -G "/tmp/*$prefix-h[0-9]*")
 [[ -z "$left" ]] || fail "left in /tmp: $left"
-echo "PASS: $engine, PE $victim killed: status $rc, ended $((end - died)) ms after the death"
+echo "PASS: $engine, PE $victim, $how: status $rc, ended $((end - died)) ms after the failure"

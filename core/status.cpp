@@ -1,6 +1,7 @@
 #include "status.hpp"
 
 #include <cxxabi.h>
+#include <time.h>
 
 #include <atomic>
 #include <cstdio>
@@ -44,7 +45,9 @@ const char *last_error() noexcept { return t_last_error.c_str(); }
 
 namespace {
 std::atomic<bool> g_job_ending{false};
-}
+// How long a PE that learnt another is ending the job waits for the launcher to end it.
+constexpr int kJobEndWaitMs = 10'000;
+}  // namespace
 
 void note_job_ending() noexcept { g_job_ending.store(true, std::memory_order_relaxed); }
 bool job_ending() noexcept { return g_job_ending.load(std::memory_order_relaxed); }
@@ -60,6 +63,13 @@ void fatal(const std::string &message) noexcept {
 void end_job(const std::string &message) noexcept {
   set_last_error(message);
   std::fflush(stdout);
+  // Another PE is ending the job and asked the launcher first: its status must be the job's,
+  // not this PE's 1, which could reach the launcher sooner (mpirun takes the first abort it
+  // hears of). Let the launcher end this PE too; abort only if it does not.
+  if (job_ending()) {
+    const timespec step{0, 50'000'000};  // 50 ms
+    for (int waited = 0; waited < kJobEndWaitMs; waited += 50) nanosleep(&step, nullptr);
+  }
   // PMIx_Abort asks the launcher to end every PE of the job with this status.
   if (g_runtime && g_runtime->bootstrap) g_runtime->bootstrap->abort(1, message.c_str());
   std::_Exit(1);

@@ -23,7 +23,8 @@ const char *to_string(Status s) noexcept;
 // Reports an unrecoverable error ("[host:pid pe N] shoal error: ...") and ends the whole job
 // through the bootstrap (PMIx_Abort), so the launcher stops every PE. Never returns. Once
 // another PE announced that it is ending the job (job_ending()), the error is a consequence of
-// that and is logged at debug level only.
+// that: it is logged at debug level only, and the PE waits (10 s at most) for the launcher to
+// end it rather than abort the job with a status of its own.
 [[noreturn]] void fatal(const std::string &message) noexcept;
 // fatal() without the log line, for a caller that reported the error itself.
 [[noreturn]] void end_job(const std::string &message) noexcept;

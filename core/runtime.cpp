@@ -264,7 +264,10 @@ std::string Runtime::amo_route_summary() const {
 Status Runtime::connect_worker(ucx::UcxWorker &w) {
   for (int pe = 0; pe < n_pes; ++pe) {
     if (pe == my_pe && !amo_routing.self_through_ucx) continue;
-    if (Status s = w.connect(pe, peer_addresses[pe], peer_rkeys[pe]); s != Status::ok) {
+    // A PE of another node that dies ends the job, named (ucx::UcxWorker::Placement).
+    const auto where = bootstrap->on_this_node(pe) ? ucx::UcxWorker::Placement::this_node
+                                                   : ucx::UcxWorker::Placement::other_node;
+    if (Status s = w.connect(pe, peer_addresses[pe], peer_rkeys[pe], where); s != Status::ok) {
       SMA_LOG_ERROR("core", "connecting to pe {} failed", pe);
       return s;
     }

@@ -264,9 +264,14 @@ std::string Runtime::amo_route_summary() const {
 Status Runtime::connect_worker(ucx::UcxWorker &w) {
   for (int pe = 0; pe < n_pes; ++pe) {
     if (pe == my_pe && !amo_routing.self_through_ucx) continue;
-    // A PE of another node that dies ends the job, named (ucx::UcxWorker::Placement).
-    const auto where = bootstrap->on_this_node(pe) ? ucx::UcxWorker::Placement::this_node
-                                                   : ucx::UcxWorker::Placement::other_node;
+    // A PE of another node that dies ends the job, named (ucx::UcxWorker::Placement). One
+    // worker's endpoints watch for that: the receiving worker's when a progress thread drives
+    // it (every collective waits there), else the default one's. UCX's failure handling costs
+    // the RMA endpoints 10-20% of their bandwidth over TCP, so they go without it then.
+    const bool watching = &w == &target_worker || !config.progress_thread;
+    const auto where = watching && !bootstrap->on_this_node(pe)
+                           ? ucx::UcxWorker::Placement::other_node
+                           : ucx::UcxWorker::Placement::this_node;
     if (Status s = w.connect(pe, peer_addresses[pe], peer_rkeys[pe], where); s != Status::ok) {
       SMA_LOG_ERROR("core", "connecting to pe {} failed", pe);
       return s;

@@ -72,10 +72,7 @@ void Channel::signal(std::uint64_t *counter_here, std::uint64_t value, int peer,
   // Otherwise they are completed first: transfers to other PEs as well (a PE notified later
   // through a third one must find them in place), anything handed to UCX before a counter
   // stored directly, and everything when the message leaves from the receiving worker.
-  if (ucx_data_to_ != kNoUcxData && (ucx_data_to_ != peer || counter.direct != nullptr ||
-                                     (!stream && rma::store_messages_bypass_default_worker())))
-    rma::quiet(&shoal_ctx_default, routine_);
-  ucx_data_to_ = kNoUcxData;
+  order_before_message(peer, counter.direct != nullptr, stream);
   if (counter.direct != nullptr) {
     __atomic_store_n(reinterpret_cast<std::uint64_t *>(counter.direct), value, __ATOMIC_RELEASE);
     return;
@@ -84,6 +81,23 @@ void Channel::signal(std::uint64_t *counter_here, std::uint64_t value, int peer,
   // put over TCP would be acknowledged.
   rma::put_then_store(in_message ? dest : nullptr, source, in_message ? bytes : 0, counter_here,
                       value, pe, routine_, stream);
+}
+
+void Channel::order_before_message(int peer, bool counter_mapped, bool stream) noexcept {
+  if (ucx_data_to_ != kNoUcxData && (ucx_data_to_ != peer || counter_mapped ||
+                                     (!stream && rma::store_messages_bypass_default_worker())))
+    rma::quiet(&shoal_ctx_default, routine_);
+  ucx_data_to_ = kNoUcxData;
+}
+
+void Channel::signal_stashed(std::uint64_t *word_here, std::uint64_t value, int peer,
+                             const void *source, std::size_t bytes, bool stream) noexcept {
+  order_before_message(peer, /*counter_mapped=*/false, stream);
+  rma::stash_then_store(source, bytes, word_here, value, world_pe(peer), routine_, stream);
+}
+
+const std::byte *Channel::stashed(const std::uint64_t *word_here) const noexcept {
+  return rma::stashed(word_here);
 }
 
 void Channel::wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept {

@@ -92,9 +92,20 @@ class Channel {
   // `stream`: see rma::put_then_store (the cache_line broadcast's lines and acks).
   void signal(std::uint64_t *word_here, std::uint64_t value, int peer, void *dest,
               const void *source, std::size_t bytes, bool stream = false) noexcept;
+  // The same with the data (at most rma::kStashMaxBytes) going into peer's stash buffer of
+  // the word instead of a symmetric destination (rma/stash.hpp): always one message through
+  // UCX, mapped peer or not. The reader finds the data at stashed(word_here) once it has
+  // acquired `value`; the caller's protocol keeps the sender from writing a buffer again
+  // before its reader is done with it.
+  void signal_stashed(std::uint64_t *word_here, std::uint64_t value, int peer,
+                      const void *source, std::size_t bytes, bool stream = false) noexcept;
+  const std::byte *stashed(const std::uint64_t *word_here) const noexcept;
 
  private:
   void wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept;
+  // Completes what went to UCX before a message to peer when the message alone cannot order
+  // it (see signal()).
+  void order_before_message(int peer, bool counter_mapped, bool stream) noexcept;
 
   // Which team PE the puts handed to UCX since the last notify went to: kNoUcxData, one PE,
   // or kUcxDataToSeveral.

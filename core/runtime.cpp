@@ -303,6 +303,7 @@ void Runtime::stop(bool peers_alive, bool end_session) {
   progress.stop();
   worker.close();
   target_worker.close();
+  stash.clear();  // after the receiving worker, which fills it
   for (auto &region : regions) ucx.unmap(region);
   for (auto &segment : peer_heaps) segment.release();
   for (auto &segment : peer_data) segment.release();

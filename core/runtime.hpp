@@ -13,6 +13,7 @@
 #include "heap/data_segment.hpp"
 #include "heap/heap_allocator.hpp"
 #include "heap/shared_segment.hpp"
+#include "rma/stash.hpp"
 #include "transport/progress_thread.hpp"
 #include "transport/ucx_context.hpp"
 #include "transport/ucx_worker.hpp"
@@ -76,6 +77,9 @@ class Runtime {
   ucx::MemRegion regions[kSegmentCount];
   std::vector<heap::SharedSegment> peer_heaps;  // mappings of the heaps of PEs on this node
   std::vector<heap::SharedSegment> peer_data;   // ... and of their data segments
+  // Data of store messages that arrive before their reader is ready (rma/stash.hpp); filled
+  // by the receiving worker, so declared before the workers.
+  rma::Stash stash;
   ucx::UcxWorker worker;                        // the default context's worker
   ucx::UcxWorker target_worker;  // receives other PEs' operations; driven by `progress`
   ucx::ProgressThread progress;

@@ -1,8 +1,12 @@
-// Broadcast of at most kLinePayload (56) bytes through cache lines (cache_lines.hpp): the root
+// Broadcast through cache lines (cache_lines.hpp) with no credits and no round trips: the root
 // stores the message and its sequence number into one line per reader, in the reader's slot,
 // and returns; each reader waits for the sequence number in its own line and copies the message
-// out -- one cache-line transfer from root to reader on the node, one message (Channel::signal)
-// to a reader on another node; no credits, no round trips.
+// out. A message of up to kLinePayload (56) bytes lives in the line itself: one cache-line
+// transfer from root to reader on the node, one message (Channel::signal) to a reader on
+// another node. A larger one (up to rma::kStashMaxBytes, teams whose heaps are not all mapped)
+// travels in the line's message into the reader's stash buffer of the line
+// (Channel::signal_stashed), where the reader copies it from: one message per reader where
+// the binomial tree needs a credit back before each step.
 //
 // A broadcast is one-directional, so the root must know a reader is done with a line before it
 // writes that line again: every reader acknowledges each message in a line of its own in the
@@ -20,6 +24,7 @@
 #include "collectives/cache_lines.hpp"
 #include "collectives/channel.hpp"
 #include "collectives/slot.hpp"
+#include "rma/stash.hpp"
 
 namespace shoal::coll {
 
@@ -29,8 +34,12 @@ namespace {
 
 constexpr int kMaxNetworkTeam = 8;
 
+// Whether the message goes into the reader's stash rather than into its line.
+bool stashed(std::size_t bytes) { return bytes > kLinePayload; }
+
 bool applies(int n_pes, const Args &a) {
-  return a.bytes() <= kLinePayload && (a.direct || n_pes <= kMaxNetworkTeam);
+  if (!stashed(a.bytes())) return a.direct || n_pes <= kMaxNetworkTeam;
+  return !a.direct && n_pes <= kMaxNetworkTeam && a.bytes() <= rma::kStashMaxBytes;
 }
 
 void run(Channel &ch, const Args &a) {
@@ -44,7 +53,7 @@ void run(Channel &ch, const Args &a) {
     const std::uint64_t seq = ++s.bcasts_in[static_cast<std::size_t>(from)];
     const std::byte *line = lines::bcast(s, from, seq);
     lines::wait_for(lines::seq_of(line), seq);
-    std::memcpy(a.dest, line, bytes);
+    std::memcpy(a.dest, stashed(bytes) ? ch.stashed(lines::seq_of(line)) : line, bytes);
     // Done with the line: the root may write it again.
     std::byte *ack = lines::local(s, mine, lines::kAck);
     if (std::byte *mapped = ch.mapped(ack, a.root))
@@ -64,7 +73,9 @@ void run(Channel &ch, const Args &a) {
       s.bcasts_acked[ri] = lines::load(ack);
     }
     std::byte *line = lines::bcast(s, mine, seq);
-    if (std::byte *mapped = ch.mapped(line, r))
+    if (stashed(bytes))
+      ch.signal_stashed(lines::seq_of(line), seq, r, a.source, bytes, /*stream=*/true);
+    else if (std::byte *mapped = ch.mapped(line, r))
       lines::write(mapped, a.source, bytes, seq);
     else
       ch.signal(lines::seq_of(line), seq, r, line, a.source, bytes, /*stream=*/true);
@@ -86,7 +97,8 @@ extern const Algorithm broadcast_cache_line;
 const Algorithm broadcast_cache_line = {
     "cache_line", Collective::broadcast,
     "up to 56 B: the root stores message and sequence number into one cache line per reader "
-    "(one message across nodes, teams of up to 8 then), one transfer",
+    "(one message across nodes, teams of up to 8 then), one transfer; up to 16 KiB across "
+    "nodes: one message per reader into a receive buffer",
     applies, run};
 
 }  // namespace shoal::coll

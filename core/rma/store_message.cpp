@@ -15,7 +15,9 @@ namespace {
 // The active message id; UCX ids are per worker and Shoal sends no other.
 constexpr unsigned kStoreMessageId = 1;
 
-// Places are symmetric: a segment and an offset in it, the same on every PE.
+// Places are symmetric: a segment and an offset in it, the same on every PE. dest_segment
+// kToStash: the data goes into the receiver's stash buffer of the word (stash.hpp).
+constexpr std::uint32_t kToStash = 0xffffffffu;
 struct Header {
   std::uint64_t dest_offset, word_offset, value;
   std::uint32_t dest_segment, word_segment;
@@ -55,18 +57,25 @@ void copy_for_peer(std::byte *dest, const void *data, std::size_t bytes) noexcep
 #endif
 }
 
+std::uint64_t stash_key(std::uint32_t segment, std::uint64_t offset) noexcept {
+  return offset << 1 | (segment == kHeapSegment ? 0 : 1);
+}
+
 ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_bytes,
                               void *data, std::size_t bytes,
                               const ucp_am_recv_param_t *param) {
-  const auto &rt = *static_cast<const Runtime *>(arg);
+  auto &rt = *static_cast<Runtime *>(arg);
   Header h;
   std::byte *dest = nullptr;
   std::byte *word = nullptr;
   const bool whole = header_bytes == sizeof h && !(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV);
   if (whole) {
     std::memcpy(&h, header, sizeof h);
-    dest = local_place(rt, h.dest_segment, h.dest_offset, bytes);
     word = local_place(rt, h.word_segment, h.word_offset, sizeof h.value);
+    if (h.dest_segment != kToStash)
+      dest = local_place(rt, h.dest_segment, h.dest_offset, bytes);
+    else if (word != nullptr && bytes <= kStashMaxBytes)
+      dest = rt.stash.buffer_for(stash_key(h.word_segment, h.word_offset));
   }
   if (!whole || (bytes != 0 && dest == nullptr) || word == nullptr) {
     // Only a peer running another build of Shoal could send this.
@@ -89,18 +98,13 @@ Status accept_store_messages(ucx::UcxWorker &receiver, Runtime &runtime) noexcep
   return receiver.set_am_handler(kStoreMessageId, on_store_message, &runtime);
 }
 
-void put_then_store(void *dest, const void *source, std::size_t bytes, std::uint64_t *word,
-                    std::uint64_t value, int pe, const char *routine, bool stream) noexcept {
-  const Runtime &rt = *g_runtime;
-  Header h{};
-  if (bytes != 0) {
-    const Target d = resolve(dest, bytes, pe, routine);
-    h.dest_segment = static_cast<std::uint32_t>(d.segment);
-    h.dest_offset = offset_in(rt, dest, d.segment);
-  }
+namespace {
+
+void send_store_message(Header &h, const void *source, std::size_t bytes, std::uint64_t *word,
+                        std::uint64_t value, int pe, const char *routine, bool stream) noexcept {
   const Target w = resolve(word, sizeof value, pe, routine);
   h.word_segment = static_cast<std::uint32_t>(w.segment);
-  h.word_offset = offset_in(rt, word, w.segment);
+  h.word_offset = offset_in(*g_runtime, word, w.segment);
   h.value = value;
   // With a progress thread, from this PE's receiving worker to the peer's: both directions of
   // an exchange then share one connection (over TCP the acknowledgements ride on the replies;
@@ -116,6 +120,34 @@ void put_then_store(void *dest, const void *source, std::size_t bytes, std::uint
       sender.am_send(pe, kStoreMessageId, &h, sizeof h, source, bytes) != Status::ok)
     fatal(fmt::format("{}: the signal message to PE {} failed in UCX (see the message above)",
                       routine, pe));
+}
+
+}  // namespace
+
+void put_then_store(void *dest, const void *source, std::size_t bytes, std::uint64_t *word,
+                    std::uint64_t value, int pe, const char *routine, bool stream) noexcept {
+  Header h{};
+  if (bytes != 0) {
+    const Target d = resolve(dest, bytes, pe, routine);
+    h.dest_segment = static_cast<std::uint32_t>(d.segment);
+    h.dest_offset = offset_in(*g_runtime, dest, d.segment);
+  }
+  send_store_message(h, source, bytes, word, value, pe, routine, stream);
+}
+
+void stash_then_store(const void *source, std::size_t bytes, std::uint64_t *word,
+                      std::uint64_t value, int pe, const char *routine, bool stream) noexcept {
+  Header h{};
+  h.dest_segment = kToStash;
+  send_store_message(h, source, bytes, word, value, pe, routine, stream);
+}
+
+const std::byte *stashed(const std::uint64_t *word) noexcept {
+  const Runtime &rt = *g_runtime;
+  const auto a = reinterpret_cast<std::uintptr_t>(word);
+  const bool in_heap = a >= rt.heap_base && a - rt.heap_base < rt.heap_size;
+  return rt.stash.find(stash_key(in_heap ? kHeapSegment : kDataSegment,
+                                 offset_in(rt, word, in_heap ? kHeapSegment : kDataSegment)));
 }
 
 }  // namespace shoal::rma

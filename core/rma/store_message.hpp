@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "rma/stash.hpp"
 #include "status.hpp"
 #include "transport/ucx_worker.hpp"
 
@@ -43,5 +44,16 @@ Status accept_store_messages(ucx::UcxWorker &receiver, Runtime &runtime) noexcep
 // does not share with its progress thread.
 void put_then_store(void *dest, const void *source, std::size_t bytes, std::uint64_t *word,
                     std::uint64_t value, int pe, const char *routine, bool stream = false) noexcept;
+
+// The same with the data going into the receiver's stash buffer of `word` (rma/stash.hpp,
+// at most kStashMaxBytes) instead of a symmetric destination: for a receiver that may still
+// use the destination when the message arrives. Always a message, even to a mapped PE.
+void stash_then_store(const void *source, std::size_t bytes, std::uint64_t *word,
+                      std::uint64_t value, int pe, const char *routine,
+                      bool stream = false) noexcept;
+
+// This PE's stash buffer of the symmetric word `word`: after acquiring a value that a
+// stash_then_store() set, it holds that message's data. Null when no message came for it.
+const std::byte *stashed(const std::uint64_t *word) noexcept;
 
 }  // namespace shoal::rma

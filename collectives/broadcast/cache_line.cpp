@@ -97,7 +97,7 @@ extern const Algorithm broadcast_cache_line;
 const Algorithm broadcast_cache_line = {
     "cache_line", Collective::broadcast,
     "up to 56 B: the root stores message and sequence number into one cache line per reader "
-    "(one message across nodes, teams of up to 8 then), one transfer; up to 16 KiB across "
+    "(one message across nodes, teams of up to 8 then), one transfer; up to 64 KiB across "
     "nodes: one message per reader into a receive buffer",
     applies, run};
 

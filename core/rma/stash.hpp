@@ -18,7 +18,7 @@
 namespace shoal::rma {
 
 // The largest message a stash buffer holds.
-inline constexpr std::size_t kStashMaxBytes = std::size_t{16} << 10;
+inline constexpr std::size_t kStashMaxBytes = std::size_t{64} << 10;
 
 class Stash {
  public:

@@ -91,13 +91,14 @@ void Channel::order_before_message(int peer, bool counter_mapped, bool stream) n
 }
 
 void Channel::signal_stashed(std::uint64_t *word_here, std::uint64_t value, int peer,
-                             const void *source, std::size_t bytes, bool stream) noexcept {
+                             const void *place, const void *source, std::size_t bytes,
+                             bool stream) noexcept {
   order_before_message(peer, /*counter_mapped=*/false, stream);
-  rma::stash_then_store(source, bytes, word_here, value, world_pe(peer), routine_, stream);
+  rma::stash_then_store(place, source, bytes, word_here, value, world_pe(peer), routine_, stream);
 }
 
-const std::byte *Channel::stashed(const std::uint64_t *word_here) const noexcept {
-  return rma::stashed(word_here);
+const std::byte *Channel::stashed(const void *place) const noexcept {
+  return rma::stashed(place);
 }
 
 void Channel::wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept {
@@ -110,6 +111,13 @@ void Channel::send(void *dest, const void *source, std::size_t bytes, int peer) 
   Slot &s = team_.channel_slot();
   const int to = team_.slot_index(peer);
   signal(&s.arrived[team_.slot_index(rank_)], ++s.sent[to], peer, dest, source, bytes);
+}
+
+void Channel::send_stashed(const void *place, const void *source, std::size_t bytes,
+                           int peer) noexcept {
+  Slot &s = team_.channel_slot();
+  const int to = team_.slot_index(peer);
+  signal_stashed(&s.arrived[team_.slot_index(rank_)], ++s.sent[to], peer, place, source, bytes);
 }
 
 void Channel::await(int peer) noexcept {

@@ -93,13 +93,15 @@ class Channel {
   void signal(std::uint64_t *word_here, std::uint64_t value, int peer, void *dest,
               const void *source, std::size_t bytes, bool stream = false) noexcept;
   // The same with the data (at most rma::kStashMaxBytes) going into peer's stash buffer of
-  // the word instead of a symmetric destination (rma/stash.hpp): always one message through
-  // UCX, mapped peer or not. The reader finds the data at stashed(word_here) once it has
+  // the symmetric address `place` instead of to `place` (rma/stash.hpp): always one message
+  // through UCX, mapped peer or not. The reader finds the data at stashed(place) once it has
   // acquired `value`; the caller's protocol keeps the sender from writing a buffer again
   // before its reader is done with it.
-  void signal_stashed(std::uint64_t *word_here, std::uint64_t value, int peer,
+  void signal_stashed(std::uint64_t *word_here, std::uint64_t value, int peer, const void *place,
                       const void *source, std::size_t bytes, bool stream = false) noexcept;
-  const std::byte *stashed(const std::uint64_t *word_here) const noexcept;
+  const std::byte *stashed(const void *place) const noexcept;
+  // send() with the data into the stash buffer of `place` (a mailbox of an exchange).
+  void send_stashed(const void *place, const void *source, std::size_t bytes, int peer) noexcept;
 
  private:
   void wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept;

@@ -53,7 +53,7 @@ void run(Channel &ch, const Args &a) {
     const std::uint64_t seq = ++s.bcasts_in[static_cast<std::size_t>(from)];
     const std::byte *line = lines::bcast(s, from, seq);
     lines::wait_for(lines::seq_of(line), seq);
-    std::memcpy(a.dest, stashed(bytes) ? ch.stashed(lines::seq_of(line)) : line, bytes);
+    std::memcpy(a.dest, stashed(bytes) ? ch.stashed(line) : line, bytes);
     // Done with the line: the root may write it again.
     std::byte *ack = lines::local(s, mine, lines::kAck);
     if (std::byte *mapped = ch.mapped(ack, a.root))
@@ -74,7 +74,7 @@ void run(Channel &ch, const Args &a) {
     }
     std::byte *line = lines::bcast(s, mine, seq);
     if (stashed(bytes))
-      ch.signal_stashed(lines::seq_of(line), seq, r, a.source, bytes, /*stream=*/true);
+      ch.signal_stashed(lines::seq_of(line), seq, r, line, a.source, bytes, /*stream=*/true);
     else if (std::byte *mapped = ch.mapped(line, r))
       lines::write(mapped, a.source, bytes, seq);
     else

@@ -15,9 +15,9 @@ namespace {
 // The active message id; UCX ids are per worker and Shoal sends no other.
 constexpr unsigned kStoreMessageId = 1;
 
-// Places are symmetric: a segment and an offset in it, the same on every PE. dest_segment
-// kToStash: the data goes into the receiver's stash buffer of the word (stash.hpp).
-constexpr std::uint32_t kToStash = 0xffffffffu;
+// Places are symmetric: a segment and an offset in it, the same on every PE. A dest_segment
+// with kToStash set: the data goes into the receiver's stash buffer of that place (stash.hpp).
+constexpr std::uint32_t kToStash = 0x80000000u;
 struct Header {
   std::uint64_t dest_offset, word_offset, value;
   std::uint32_t dest_segment, word_segment;
@@ -72,10 +72,11 @@ ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_
   if (whole) {
     std::memcpy(&h, header, sizeof h);
     word = local_place(rt, h.word_segment, h.word_offset, sizeof h.value);
-    if (h.dest_segment != kToStash)
-      dest = local_place(rt, h.dest_segment, h.dest_offset, bytes);
-    else if (word != nullptr && bytes <= kStashMaxBytes)
-      dest = rt.stash.buffer_for(stash_key(h.word_segment, h.word_offset));
+    const std::uint32_t segment = h.dest_segment & ~kToStash;
+    if (segment == h.dest_segment)
+      dest = local_place(rt, segment, h.dest_offset, bytes);
+    else if (bytes <= kStashMaxBytes && local_place(rt, segment, h.dest_offset, 1) != nullptr)
+      dest = rt.stash.buffer_for(stash_key(segment, h.dest_offset));
   }
   if (!whole || (bytes != 0 && dest == nullptr) || word == nullptr) {
     // Only a peer running another build of Shoal could send this.
@@ -135,19 +136,23 @@ void put_then_store(void *dest, const void *source, std::size_t bytes, std::uint
   send_store_message(h, source, bytes, word, value, pe, routine, stream);
 }
 
-void stash_then_store(const void *source, std::size_t bytes, std::uint64_t *word,
-                      std::uint64_t value, int pe, const char *routine, bool stream) noexcept {
+void stash_then_store(const void *place, const void *source, std::size_t bytes,
+                      std::uint64_t *word, std::uint64_t value, int pe, const char *routine,
+                      bool stream) noexcept {
   Header h{};
-  h.dest_segment = kToStash;
+  const Target p = resolve(place, 1, pe, routine);
+  h.dest_segment = static_cast<std::uint32_t>(p.segment) | kToStash;
+  h.dest_offset = offset_in(*g_runtime, place, p.segment);
   send_store_message(h, source, bytes, word, value, pe, routine, stream);
 }
 
-const std::byte *stashed(const std::uint64_t *word) noexcept {
+const std::byte *stashed(const void *place) noexcept {
   const Runtime &rt = *g_runtime;
-  const auto a = reinterpret_cast<std::uintptr_t>(word);
-  const bool in_heap = a >= rt.heap_base && a - rt.heap_base < rt.heap_size;
-  return rt.stash.find(stash_key(in_heap ? kHeapSegment : kDataSegment,
-                                 offset_in(rt, word, in_heap ? kHeapSegment : kDataSegment)));
+  const auto a = reinterpret_cast<std::uintptr_t>(place);
+  const int segment = a >= rt.heap_base && a - rt.heap_base < rt.heap_size ? kHeapSegment
+                                                                          : kDataSegment;
+  return rt.stash.find(stash_key(static_cast<std::uint32_t>(segment),
+                                 offset_in(rt, place, segment)));
 }
 
 }  // namespace shoal::rma

@@ -45,15 +45,16 @@ Status accept_store_messages(ucx::UcxWorker &receiver, Runtime &runtime) noexcep
 void put_then_store(void *dest, const void *source, std::size_t bytes, std::uint64_t *word,
                     std::uint64_t value, int pe, const char *routine, bool stream = false) noexcept;
 
-// The same with the data going into the receiver's stash buffer of `word` (rma/stash.hpp,
-// at most kStashMaxBytes) instead of a symmetric destination: for a receiver that may still
-// use the destination when the message arrives. Always a message, even to a mapped PE.
-void stash_then_store(const void *source, std::size_t bytes, std::uint64_t *word,
-                      std::uint64_t value, int pe, const char *routine,
+// The same with the data (at most kStashMaxBytes) going into the receiver's stash buffer of
+// the symmetric address `place` (rma/stash.hpp) instead of to `place` itself: for a receiver
+// that may still use that memory when the message arrives. Always a message, even to a
+// mapped PE.
+void stash_then_store(const void *place, const void *source, std::size_t bytes,
+                      std::uint64_t *word, std::uint64_t value, int pe, const char *routine,
                       bool stream = false) noexcept;
 
-// This PE's stash buffer of the symmetric word `word`: after acquiring a value that a
+// This PE's stash buffer of the symmetric address `place`: after acquiring a value that a
 // stash_then_store() set, it holds that message's data. Null when no message came for it.
-const std::byte *stashed(const std::uint64_t *word) noexcept;
+const std::byte *stashed(const void *place) noexcept;
 
 }  // namespace shoal::rma

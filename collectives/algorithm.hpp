@@ -65,10 +65,10 @@ struct Args {
 struct Algorithm {
   const char *name;            // the value users write in SMA_<COLLECTIVE>_ALGORITHM
   Collective collective;
-  const char *summary;         // one line for SMA_INFO and the docs
-  // Whether the algorithm can serve this call on a team of n_pes PEs; null: always. Must give
-  // the same answer on every PE of the team.
-  bool (*applies)(int n_pes, const Args &args);
+  // Whether the algorithm can serve this call on the channel's team (its size, slot,
+  // mailboxes and lines); null: always. Must give the same answer on every PE of the team.
+  // run() is called only when it does, so it needs no fallback of its own.
+  bool (*applies)(const Channel &channel, const Args &args);
   void (*run)(Channel &channel, const Args &args);
 };
 

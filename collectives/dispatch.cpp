@@ -106,7 +106,7 @@ void run(Collective c, shoal_team &team, Args &args, const char *routine) noexce
   Channel channel(team, routine);
   args.direct = all_mapped(team, false) && mapped_at_all(team, args.dest) &&
                 mapped_at_all(team, args.source);
-  const Algorithm &algorithm = select(c, team.n_pes, args);
+  const Algorithm &algorithm = select(c, channel, args);
   SMA_LOG_DEBUG("coll", "{}: {} on {} PEs, {} bytes: {}", routine, collective_name(c), team.n_pes,
                 args.message_bytes, algorithm.name);
   algorithm.run(channel, args);

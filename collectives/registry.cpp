@@ -5,24 +5,44 @@
 #include <array>
 #include <cctype>
 #include <limits>
+#include <string_view>
 #include <vector>
 
+#include "collectives/channel.hpp"
 #include "config/config.hpp"
 
 namespace shoal::coll {
 
 // The algorithm objects, one per row of algorithms.def.
-#define SMA_ALGORITHM(collective, name) extern const Algorithm collective##_##name;
+#define SMA_ALGORITHM(collective, name, summary) extern const Algorithm collective##_##name;
 #include "collectives/algorithms.def"
 #undef SMA_ALGORITHM
 
 namespace {
 
 const Algorithm *const kAll[] = {
-#define SMA_ALGORITHM(collective, name) &collective##_##name,
+#define SMA_ALGORITHM(collective, name, summary) &collective##_##name,
 #include "collectives/algorithms.def"
 #undef SMA_ALGORITHM
 };
+// Per row of kAll: the name the row gives (checked against the object's at start-up) and the
+// summary that SMA_INFO prints.
+const char *const kRowNames[] = {
+#define SMA_ALGORITHM(collective, name, summary) #name,
+#include "collectives/algorithms.def"
+#undef SMA_ALGORITHM
+};
+const char *const kSummaries[] = {
+#define SMA_ALGORITHM(collective, name, summary) summary,
+#include "collectives/algorithms.def"
+#undef SMA_ALGORITHM
+};
+
+const char *summary_of(const Algorithm *a) {
+  for (std::size_t i = 0; i < std::size(kAll); ++i)
+    if (kAll[i] == a) return kSummaries[i];
+  return "";
+}
 
 constexpr int kCollectives = static_cast<int>(Collective::count);
 
@@ -148,12 +168,25 @@ bool parse_rules(Collective c, const std::string &text, std::vector<Rule> &rules
   return true;
 }
 
-const Algorithm *first_fit(const std::vector<Rule> &rules, int n_pes, const Args &args) {
+bool can_serve(const Algorithm &a, const Channel &channel, const Args &args) {
+  return a.applies == nullptr || a.applies(channel, args);
+}
+
+const Algorithm *first_fit(const std::vector<Rule> &rules, const Channel &channel,
+                           const Args &args) {
   for (const Rule &r : rules)
-    if (r.matches(n_pes, args.message_bytes) &&
-        (r.algorithm->applies == nullptr || r.algorithm->applies(n_pes, args)))
+    if (r.matches(channel.size(), args.message_bytes) && can_serve(*r.algorithm, channel, args))
       return r.algorithm;
   return nullptr;
+}
+
+// The built-in rules of every collective must end with an unconditional rule whose algorithm
+// serves every call, so that select() always finds one that applies.
+bool ends_with_universal_rule(const std::vector<Rule> &rules) {
+  if (rules.empty()) return false;
+  const Rule &last = rules.back();
+  return last.algorithm->applies == nullptr && last.matches(1, 0) &&
+         last.matches(std::numeric_limits<int>::max(), std::numeric_limits<std::size_t>::max());
 }
 
 const std::string &config_value(const Config &config, Collective c) {
@@ -186,12 +219,20 @@ std::span<const Algorithm *const> algorithms(Collective c) noexcept {
 }
 
 Status init_selection(const Config &config, std::string &error) {
+  for (std::size_t i = 0; i < std::size(kAll); ++i)
+    if (std::string_view(kAll[i]->name) != kRowNames[i]) {
+      error = fmt::format("algorithms.def names '{}' where the object is named '{}'",
+                          kRowNames[i], kAll[i]->name);
+      return Status::invalid_param;
+    }
   for (int i = 0; i < kCollectives; ++i) {
     const auto c = static_cast<Collective>(i);
     Selection &sel = g_selection[static_cast<std::size_t>(i)];
     std::string problem;
-    if (!parse_rules(c, kAutoRules[i], sel.fallback, problem)) {
-      error = fmt::format("built-in {} rules: {}", kNames[i], problem);
+    if (!parse_rules(c, kAutoRules[i], sel.fallback, problem) ||
+        !ends_with_universal_rule(sel.fallback)) {
+      error = fmt::format("built-in {} rules: {}", kNames[i],
+                          problem.empty() ? "the last rule must serve every call" : problem);
       return Status::invalid_param;
     }
     sel.text = trim(config_value(config, c));
@@ -209,11 +250,11 @@ Status init_selection(const Config &config, std::string &error) {
   return Status::ok;
 }
 
-const Algorithm &select(Collective c, int n_pes, const Args &args) noexcept {
+const Algorithm &select(Collective c, const Channel &channel, const Args &args) noexcept {
   const Selection &sel = g_selection[static_cast<std::size_t>(c)];
-  if (const Algorithm *a = first_fit(sel.rules, n_pes, args)) return *a;
-  if (const Algorithm *a = first_fit(sel.fallback, n_pes, args)) return *a;
-  return *algorithms(c).front();  // the built-in rules end with a rule for every call
+  if (const Algorithm *a = first_fit(sel.rules, channel, args)) return *a;
+  // The built-in rules end with one that serves every call (checked by init_selection).
+  return *first_fit(sel.fallback, channel, args);
 }
 
 std::string describe_selection() {
@@ -223,7 +264,7 @@ std::string describe_selection() {
     const Selection &sel = g_selection[static_cast<std::size_t>(i)];
     out += fmt::format("  {:<10} SMA_{}_ALGORITHM={}  (auto: {})\n", kNames[i], kKeys[i],
                        sel.text.empty() ? "auto" : sel.text, kAutoRules[i]);
-    for (const Algorithm *a : of(c)) out += fmt::format("      {:<20} {}\n", a->name, a->summary);
+    for (const Algorithm *a : of(c)) out += fmt::format("      {:<20} {}\n", a->name, summary_of(a));
   }
   return out;
 }

@@ -31,8 +31,10 @@ std::span<const Algorithm *const> algorithms(Collective c) noexcept;
 // names the variable and lists the valid algorithms.
 Status init_selection(const Config &config, std::string &error);
 
-// The algorithm for one call (the same on every PE of the team given the same arguments).
-const Algorithm &select(Collective c, int n_pes, const Args &args) noexcept;
+// The algorithm for one call on the channel's team (the same on every PE of the team given the
+// same arguments): the first rule that matches and whose algorithm applies, else the built-in
+// rules'. Never an algorithm whose applies() refuses the call.
+const Algorithm &select(Collective c, const Channel &channel, const Args &args) noexcept;
 
 // Lines for SMA_INFO: per collective, its variable, the rules in force and every algorithm.
 std::string describe_selection();

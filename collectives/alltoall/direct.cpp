@@ -25,7 +25,7 @@
 namespace shoal::coll {
 namespace {
 
-bool applies(int, const Args &args) { return args.direct; }
+bool applies(const Channel &, const Args &args) { return args.direct; }
 
 // n elements of T, dst and sst elements apart.
 template <class T>
@@ -75,9 +75,6 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm alltoall_direct;
-const Algorithm alltoall_direct = {
-    "direct", Collective::alltoall,
-    "on one node: each PE copies its block from every PE's source through the mapping",
-    applies, run};
+const Algorithm alltoall_direct = {"direct", Collective::alltoall, applies, run};
 
 }  // namespace shoal::coll

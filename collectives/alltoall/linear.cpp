@@ -50,8 +50,6 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm alltoall_linear;
-const Algorithm alltoall_linear = {"linear", Collective::alltoall,
-                                   "every PE puts each block straight into its owner's dest",
-                                   nullptr, run};
+const Algorithm alltoall_linear = {"linear", Collective::alltoall, nullptr, run};
 
 }  // namespace shoal::coll

@@ -19,11 +19,12 @@
 
 namespace shoal::coll {
 
-extern const Algorithm alltoall_pairwise;
-
 namespace {
 
-bool applies(int, const Args &args) { return args.bytes() <= kBoxBytes; }
+// In jobs above kBoxPeers PEs, some teams have no mailboxes (the same answer on every PE).
+bool applies(const Channel &channel, const Args &args) {
+  return args.bytes() <= kBoxBytes && channel.has_mailboxes();
+}
 
 // Copies nelems elements from `from` (source_stride elements apart) to `to` (dest_stride apart).
 void copy(std::byte *to, const std::byte *from, std::size_t dest_stride, std::size_t source_stride,
@@ -35,7 +36,6 @@ void copy(std::byte *to, const std::byte *from, std::size_t dest_stride, std::si
 }
 
 void run(Channel &channel, const Args &args) {
-  if (!channel.has_mailboxes()) return alltoall_pairwise.run(channel, args);
   const int n = channel.size(), me = channel.rank();
   const std::size_t es = args.elem_size, ne = args.nelems;
   const auto dst = static_cast<std::size_t>(args.dst_stride);
@@ -67,9 +67,6 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm alltoall_mailbox;
-const Algorithm alltoall_mailbox = {
-    "mailbox", Collective::alltoall,
-    "blocks up to 128 B: one message per pair into alternating mailboxes, no credits", applies,
-    run};
+const Algorithm alltoall_mailbox = {"mailbox", Collective::alltoall, applies, run};
 
 }  // namespace shoal::coll

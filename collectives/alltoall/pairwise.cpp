@@ -53,8 +53,6 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm alltoall_pairwise;
-const Algorithm alltoall_pairwise = {"pairwise", Collective::alltoall,
-                                     "n-1 steps, one exchange with a different PE per step",
-                                     nullptr, run};
+const Algorithm alltoall_pairwise = {"pairwise", Collective::alltoall, nullptr, run};
 
 }  // namespace shoal::coll

@@ -34,9 +34,6 @@ void run(Channel &channel, const Args &) {
 }  // namespace
 
 extern const Algorithm barrier_binomial;
-const Algorithm barrier_binomial = {
-    "binomial", Collective::barrier,
-    "arrivals gathered up a binomial tree to team PE 0, then released down the same tree",
-    nullptr, run};
+const Algorithm barrier_binomial = {"binomial", Collective::barrier, nullptr, run};
 
 }  // namespace shoal::coll

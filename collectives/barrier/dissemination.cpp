@@ -22,9 +22,6 @@ void run(Channel &channel, const Args &) {
 }  // namespace
 
 extern const Algorithm barrier_dissemination;
-const Algorithm barrier_dissemination = {
-    "dissemination", Collective::barrier,
-    "ceil(log2 n) rounds, each PE notifying the PE 2^r ahead and awaiting the one 2^r behind",
-    nullptr, run};
+const Algorithm barrier_dissemination = {"dissemination", Collective::barrier, nullptr, run};
 
 }  // namespace shoal::coll

@@ -25,9 +25,6 @@ void run(Channel &channel, const Args &) {
 }  // namespace
 
 extern const Algorithm barrier_linear;
-const Algorithm barrier_linear = {
-    "linear", Collective::barrier,
-    "every PE notifies team PE 0, which awaits them all and then releases them all", nullptr,
-    run};
+const Algorithm barrier_linear = {"linear", Collective::barrier, nullptr, run};
 
 }  // namespace shoal::coll

@@ -48,9 +48,6 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm broadcast_binomial;
-const Algorithm broadcast_binomial = {
-    "binomial", Collective::broadcast,
-    "the whole message down a binomial tree rooted at the root, ceil(log2 n) steps", nullptr,
-    run};
+const Algorithm broadcast_binomial = {"binomial", Collective::broadcast, nullptr, run};
 
 }  // namespace shoal::coll

@@ -28,8 +28,6 @@
 
 namespace shoal::coll {
 
-extern const Algorithm broadcast_binomial;
-
 namespace {
 
 constexpr int kMaxNetworkTeam = 8;
@@ -37,13 +35,13 @@ constexpr int kMaxNetworkTeam = 8;
 // Whether the message goes into the reader's stash rather than into its line.
 bool stashed(std::size_t bytes) { return bytes > kLinePayload; }
 
-bool applies(int n_pes, const Args &a) {
-  if (!stashed(a.bytes())) return a.direct || n_pes <= kMaxNetworkTeam;
-  return !a.direct && n_pes <= kMaxNetworkTeam && a.bytes() <= rma::kStashMaxBytes;
+bool applies(const Channel &ch, const Args &a) {
+  if (!lines::available(ch)) return false;
+  if (!stashed(a.bytes())) return a.direct || ch.size() <= kMaxNetworkTeam;
+  return !a.direct && ch.size() <= kMaxNetworkTeam && a.bytes() <= rma::kStashMaxBytes;
 }
 
 void run(Channel &ch, const Args &a) {
-  if (!lines::available(ch)) return broadcast_binomial.run(ch, a);
   Slot &s = ch.slot();
   const int n = ch.size(), me = ch.rank(), mine = ch.slot_index(me);
   const std::size_t bytes = a.bytes();
@@ -94,11 +92,6 @@ void run(Channel &ch, const Args &a) {
 }  // namespace
 
 extern const Algorithm broadcast_cache_line;
-const Algorithm broadcast_cache_line = {
-    "cache_line", Collective::broadcast,
-    "up to 56 B: the root stores message and sequence number into one cache line per reader "
-    "(one message across nodes, teams of up to 8 then), one transfer; up to 64 KiB across "
-    "nodes: one message per reader into a receive buffer",
-    applies, run};
+const Algorithm broadcast_cache_line = {"cache_line", Collective::broadcast, applies, run};
 
 }  // namespace shoal::coll

@@ -14,7 +14,7 @@
 namespace shoal::coll {
 namespace {
 
-bool applies(int, const Args &a) { return a.direct; }
+bool applies(const Channel &, const Args &a) { return a.direct; }
 
 void run(Channel &ch, const Args &a) {
   const int n = ch.size(), me = ch.rank(), root = a.root;
@@ -33,9 +33,6 @@ void run(Channel &ch, const Args &a) {
 }  // namespace
 
 extern const Algorithm broadcast_direct;
-const Algorithm broadcast_direct = {
-    "direct", Collective::broadcast,
-    "on one node: every PE copies the message straight from the root's source, one memcpy",
-    applies, run};
+const Algorithm broadcast_direct = {"direct", Collective::broadcast, applies, run};
 
 }  // namespace shoal::coll

@@ -27,8 +27,6 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm broadcast_linear;
-const Algorithm broadcast_linear = {
-    "linear", Collective::broadcast, "the root sends the whole message to every PE in turn",
-    nullptr, run};
+const Algorithm broadcast_linear = {"linear", Collective::broadcast, nullptr, run};
 
 }  // namespace shoal::coll

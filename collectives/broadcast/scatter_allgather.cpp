@@ -70,9 +70,6 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm broadcast_scatter_allgather;
-const Algorithm broadcast_scatter_allgather = {
-    "scatter_allgather", Collective::broadcast,
-    "the root scatters n-1 pieces, then a ring allgather among the other PEs; for large messages",
-    nullptr, run};
+const Algorithm broadcast_scatter_allgather = {"scatter_allgather", Collective::broadcast, nullptr, run};
 
 }  // namespace shoal::coll

@@ -41,11 +41,7 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm collect_bruck, fcollect_bruck;
-const Algorithm collect_bruck = {"bruck", Collective::collect,
-                                 "ceil(log2 n) rounds at distances 1, 2, 4..., any team size",
-                                 nullptr, run};
-const Algorithm fcollect_bruck = {"bruck", Collective::fcollect,
-                                  "ceil(log2 n) rounds at distances 1, 2, 4..., any team size",
-                                  nullptr, run};
+const Algorithm collect_bruck = {"bruck", Collective::collect, nullptr, run};
+const Algorithm fcollect_bruck = {"bruck", Collective::fcollect, nullptr, run};
 
 }  // namespace shoal::coll

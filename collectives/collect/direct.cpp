@@ -22,7 +22,7 @@
 namespace shoal::coll {
 namespace {
 
-bool applies(int, const Args &args) { return args.direct; }
+bool applies(const Channel &, const Args &args) { return args.direct; }
 
 void run(Channel &channel, const Args &args) {
   const int n = channel.size(), me = channel.rank();
@@ -50,13 +50,7 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm collect_direct, fcollect_direct;
-const Algorithm collect_direct = {
-    "direct", Collective::collect,
-    "on one node: each PE copies every block from its owner's source through the mapping",
-    applies, run};
-const Algorithm fcollect_direct = {
-    "direct", Collective::fcollect,
-    "on one node: each PE copies every block from its owner's source through the mapping",
-    applies, run};
+const Algorithm collect_direct = {"direct", Collective::collect, applies, run};
+const Algorithm fcollect_direct = {"direct", Collective::fcollect, applies, run};
 
 }  // namespace shoal::coll

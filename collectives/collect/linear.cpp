@@ -41,11 +41,7 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm collect_linear, fcollect_linear;
-const Algorithm collect_linear = {"linear", Collective::collect,
-                                  "every PE puts its block into every PE's dest in one step",
-                                  nullptr, run};
-const Algorithm fcollect_linear = {"linear", Collective::fcollect,
-                                   "every PE puts its block into every PE's dest in one step",
-                                   nullptr, run};
+const Algorithm collect_linear = {"linear", Collective::collect, nullptr, run};
+const Algorithm fcollect_linear = {"linear", Collective::fcollect, nullptr, run};
 
 }  // namespace shoal::coll

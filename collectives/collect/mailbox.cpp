@@ -18,18 +18,17 @@
 
 namespace shoal::coll {
 
-extern const Algorithm collect_recursive_doubling;
-
 namespace {
 
-bool applies(int n_pes, const Args &args) {
-  for (int j = 0; j < n_pes; ++j)
+// In jobs above kBoxPeers PEs, some teams have no mailboxes (the same answer on every PE).
+bool applies(const Channel &channel, const Args &args) {
+  if (!channel.has_mailboxes()) return false;
+  for (int j = 0; j < channel.size(); ++j)
     if (args.counts[j] * args.elem_size > kBoxBytes) return false;
   return true;
 }
 
 void run(Channel &channel, const Args &args) {
-  if (!channel.has_mailboxes()) return collect_recursive_doubling.run(channel, args);
   const int n = channel.size(), me = channel.rank();
   const std::size_t es = args.elem_size;
   auto *dest = static_cast<std::byte *>(args.dest);
@@ -52,13 +51,7 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm collect_mailbox, fcollect_mailbox;
-const Algorithm collect_mailbox = {
-    "mailbox", Collective::collect,
-    "blocks up to 128 B: one message per pair into alternating mailboxes, no credits", applies,
-    run};
-const Algorithm fcollect_mailbox = {
-    "mailbox", Collective::fcollect,
-    "blocks up to 128 B: one message per pair into alternating mailboxes, no credits", applies,
-    run};
+const Algorithm collect_mailbox = {"mailbox", Collective::collect, applies, run};
+const Algorithm fcollect_mailbox = {"mailbox", Collective::fcollect, applies, run};
 
 }  // namespace shoal::coll

@@ -59,13 +59,7 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm collect_recursive_doubling, fcollect_recursive_doubling;
-const Algorithm collect_recursive_doubling = {
-    "recursive_doubling", Collective::collect,
-    "log2 rounds of pairwise exchanges that double the data; extra PEs fold in and out",
-    nullptr, run};
-const Algorithm fcollect_recursive_doubling = {
-    "recursive_doubling", Collective::fcollect,
-    "log2 rounds of pairwise exchanges that double the data; extra PEs fold in and out",
-    nullptr, run};
+const Algorithm collect_recursive_doubling = {"recursive_doubling", Collective::collect, nullptr, run};
+const Algorithm fcollect_recursive_doubling = {"recursive_doubling", Collective::fcollect, nullptr, run};
 
 }  // namespace shoal::coll

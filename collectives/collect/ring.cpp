@@ -44,11 +44,7 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm collect_ring, fcollect_ring;
-const Algorithm collect_ring = {"ring", Collective::collect,
-                                "n-1 steps, each PE forwards one block to its successor", nullptr,
-                                run};
-const Algorithm fcollect_ring = {"ring", Collective::fcollect,
-                                 "n-1 steps, each PE forwards one block to its successor",
-                                 nullptr, run};
+const Algorithm collect_ring = {"ring", Collective::collect, nullptr, run};
+const Algorithm fcollect_ring = {"ring", Collective::fcollect, nullptr, run};
 
 }  // namespace shoal::coll

@@ -22,20 +22,18 @@
 
 namespace shoal::coll {
 
-extern const Algorithm reduce_recursive_doubling;
-
 namespace {
 
 // Bytes of whole elements one line carries.
 std::size_t piece_bytes(const Args &a) { return kLinePayload / a.elem_size * a.elem_size; }
 
-bool applies(int, const Args &a) {
+// Teams with PEs of slot index kBoxPeers and above (only in larger jobs) have no lines.
+bool applies(const Channel &ch, const Args &a) {
   return a.direct && a.elem_size <= kLinePayload &&
-         a.bytes() <= kExchangeMsgLines * piece_bytes(a);
+         a.bytes() <= kExchangeMsgLines * piece_bytes(a) && lines::available(ch);
 }
 
 void run(Channel &ch, const Args &a) {
-  if (!lines::available(ch)) return reduce_recursive_doubling.run(ch, a);
   Slot &s = ch.slot();
   const int n = ch.size(), me = ch.rank(), mine = ch.slot_index(me);
   const std::size_t bytes = a.bytes(), piece = piece_bytes(a);
@@ -71,10 +69,6 @@ void run(Channel &ch, const Args &a) {
 }  // namespace
 
 extern const Algorithm reduce_cache_line;
-const Algorithm reduce_cache_line = {
-    "cache_line", Collective::reduce,
-    "on one node, up to 448 B: every PE stores its vector into cache lines, each with a sequence "
-    "number, in every peer's slot and folds the others' in team order",
-    applies, run};
+const Algorithm reduce_cache_line = {"cache_line", Collective::reduce, applies, run};
 
 }  // namespace shoal::coll

@@ -26,7 +26,7 @@ namespace {
 
 constexpr std::size_t kBlockBytes = 8192;
 
-bool applies(int, const Args &a) { return a.direct && a.elem_size <= kBlockBytes; }
+bool applies(const Channel &, const Args &a) { return a.direct && a.elem_size <= kBlockBytes; }
 
 // Signals every peer, then waits for every peer's signal.
 void signal_all(Channel &ch) {
@@ -76,10 +76,6 @@ void run(Channel &ch, const Args &a) {
 }  // namespace
 
 extern const Algorithm reduce_direct;
-const Algorithm reduce_direct = {
-    "direct", Collective::reduce,
-    "on one node: each PE folds its chunk straight from every PE's source, then copies the "
-    "other chunks from their owners' dest",
-    applies, run};
+const Algorithm reduce_direct = {"direct", Collective::reduce, applies, run};
 
 }  // namespace shoal::coll

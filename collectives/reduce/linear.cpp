@@ -58,9 +58,6 @@ void run(Channel &ch, const Args &a) {
 }  // namespace
 
 extern const Algorithm reduce_linear;
-const Algorithm reduce_linear = {"linear", Collective::reduce,
-                                 "every PE sends to PE 0, which combines in PE order and sends "
-                                 "the result to all",
-                                 nullptr, run};
+const Algorithm reduce_linear = {"linear", Collective::reduce, nullptr, run};
 
 }  // namespace shoal::coll

@@ -21,8 +21,6 @@
 
 namespace shoal::coll {
 
-extern const Algorithm reduce_recursive_doubling;
-
 namespace {
 
 constexpr std::size_t kMaxStashed = std::size_t{16} << 10;
@@ -31,14 +29,14 @@ static_assert(kMaxStashed <= rma::kStashMaxBytes);
 // Whether the messages go into the partners' stash buffers rather than into their mailboxes.
 bool stashed(std::size_t bytes) { return bytes > kBoxBytes; }
 
-bool applies(int n_pes, const Args &a) {
-  if ((n_pes & (n_pes - 1)) != 0) return false;
+// In jobs above kBoxPeers PEs, some teams have no mailboxes (the same answer on every PE).
+bool applies(const Channel &ch, const Args &a) {
+  const int n_pes = ch.size();
+  if ((n_pes & (n_pes - 1)) != 0 || !ch.has_mailboxes()) return false;
   return !stashed(a.bytes()) || (!a.direct && a.bytes() <= kMaxStashed);
 }
 
 void run(Channel &ch, const Args &a) {
-  // In jobs above kBoxPeers PEs, some teams have no mailboxes (the same answer on every PE).
-  if (!ch.has_mailboxes()) return reduce_recursive_doubling.run(ch, a);
   const std::size_t bytes = a.bytes();
   alignas(16) std::byte box_mine[kBoxBytes], box_theirs[kBoxBytes];
   std::vector<std::byte> big;
@@ -67,10 +65,6 @@ void run(Channel &ch, const Args &a) {
 }  // namespace
 
 extern const Algorithm reduce_mailbox;
-const Algorithm reduce_mailbox = {
-    "mailbox", Collective::reduce,
-    "recursive doubling of vectors up to 128 B through alternating mailboxes, no credits "
-    "(power-of-two teams); up to 16 KiB across nodes, the data in the mailbox's message",
-    applies, run};
+const Algorithm reduce_mailbox = {"mailbox", Collective::reduce, applies, run};
 
 }  // namespace shoal::coll

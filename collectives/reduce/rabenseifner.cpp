@@ -132,9 +132,6 @@ void run(Channel &ch, const Args &a) {
 }  // namespace
 
 extern const Algorithm reduce_rabenseifner;
-const Algorithm reduce_rabenseifner = {
-    "rabenseifner", Collective::reduce,
-    "reduce-scatter by recursive halving, then allgather by recursive doubling (large vectors)",
-    nullptr, run};
+const Algorithm reduce_rabenseifner = {"rabenseifner", Collective::reduce, nullptr, run};
 
 }  // namespace shoal::coll

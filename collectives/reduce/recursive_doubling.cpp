@@ -91,9 +91,6 @@ void run(Channel &ch, const Args &a) {
 }  // namespace
 
 extern const Algorithm reduce_recursive_doubling;
-const Algorithm reduce_recursive_doubling = {
-    "recursive_doubling", Collective::reduce,
-    "log2(n) rounds of whole-vector exchanges between partners; extras fold in first", nullptr,
-    run};
+const Algorithm reduce_recursive_doubling = {"recursive_doubling", Collective::reduce, nullptr, run};
 
 }  // namespace shoal::coll

@@ -68,9 +68,6 @@ void run(Channel &ch, const Args &a) {
 }  // namespace
 
 extern const Algorithm scan_linear;
-const Algorithm scan_linear = {"linear", Collective::scan,
-                               "each PE waits for its predecessor's prefix, combines and passes "
-                               "it on",
-                               nullptr, run};
+const Algorithm scan_linear = {"linear", Collective::scan, nullptr, run};
 
 }  // namespace shoal::coll

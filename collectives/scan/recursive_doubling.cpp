@@ -72,8 +72,6 @@ void run(Channel &ch, const Args &a) {
 }  // namespace
 
 extern const Algorithm scan_recursive_doubling;
-const Algorithm scan_recursive_doubling = {
-    "recursive_doubling", Collective::scan,
-    "Hillis-Steele prefix in ceil(log2 n) rounds of shifted exchanges", nullptr, run};
+const Algorithm scan_recursive_doubling = {"recursive_doubling", Collective::scan, nullptr, run};
 
 }  // namespace shoal::coll

@@ -12,6 +12,7 @@
 # A regex of the form SECTION:<start>:<name>... checks that after the first line containing
 # <start>, before the next line containing "_ALGORITHM=", there is a line that begins (after
 # blanks) with each <name>: how SMA_INFO lists the algorithms of one collective.
+# A regex of the form NOT:<regex> must match nowhere in the output.
 cmake_minimum_required(VERSION 3.22)
 
 foreach(v LAUNCHER NP PROGRAM EXPECT)
@@ -81,6 +82,10 @@ foreach(e IN LISTS expects)
         list(APPEND missing "'${name}' listed under '${start}'")
       endif()
     endforeach()
+  elseif(e MATCHES "^NOT:(.*)$")
+    if(all MATCHES "${CMAKE_MATCH_1}")
+      list(APPEND unwanted "'${CMAKE_MATCH_1}' (matched '${CMAKE_MATCH_0}')")
+    endif()
   elseif(NOT all MATCHES "${e}")
     list(APPEND missing "'${e}'")
   endif()
@@ -88,5 +93,9 @@ endforeach()
 if(missing)
   string(REPLACE ";" ", " missing "${missing}")
   message(FATAL_ERROR "the output lacks: ${missing}")
+endif()
+if(unwanted)
+  string(REPLACE ";" ", " unwanted "${unwanted}")
+  message(FATAL_ERROR "the output has what it must not: ${unwanted}")
 endif()
 message("OK: status ${rc}, every expected message present")

@@ -1,6 +1,6 @@
 // Point-to-point synchronization: waiting for, and testing, variables of this PE that other PEs
 // (or threads) update. One template per routine shape, over the compared type; the API layer
-// (core/api/p2p_sync.cpp) stamps the typed entry points out of the type tables.
+// (api/p2p_sync.cpp) stamps the typed entry points out of the type tables.
 //
 // The variables are written by other processes (stores into a mapped heap, UCX transfers, AMOs)
 // while we read them, so every read is an atomic acquire load: it never sees a torn value, and

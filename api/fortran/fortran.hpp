@@ -2,7 +2,7 @@
 // symbol shmem_x_ (lower case, one trailing underscore), every argument is passed by reference,
 // and a CHARACTER argument adds a hidden length (size_t) after the declared ones. The
 // implementation is the strong symbol pshmem_x_ and shmem_x_ is its weak alias, as for C
-// (core/api/export.hpp), so a profiling tool can define shmem_x_ and call pshmem_x_.
+// (api/export.hpp), so a profiling tool can define shmem_x_ and call pshmem_x_.
 //
 // The bindings are a layer on top of the core: they call the same internal entry points as the
 // C API, passing the Fortran routine's name (upper case, as Fortran programs spell it) so that
@@ -13,7 +13,7 @@
 #include <cstdint>
 
 // The library is compiled with hidden visibility; these names are exported (and listed in
-// core/libshoal.map, which lets shmem_*, pshmem_* and the few legacy names out).
+// api/libshoal.map, which lets shmem_*, pshmem_* and the few legacy names out).
 #define SMA_F_VISIBLE __attribute__((visibility("default")))
 #define SMA_F_API extern "C" SMA_F_VISIBLE
 

@@ -1,7 +1,7 @@
 // fmt's compiled part, built into libshoal once (issue 18, item 3). Every other file of the
 // library includes only fmt's declarations (<fmt/format.h>, not header-only), and the
 // definitions they call are here, hidden like the rest of the library (-fvisibility=hidden,
-// FMT_API left empty because FMT_SHARED is not defined, core/libshoal.map): libshoal does not
+// FMT_API left empty because FMT_SHARED is not defined, api/libshoal.map): libshoal does not
 // need libfmt.so and a program's own fmt cannot interpose them. The top-level CMakeLists.txt
 // has the build settings; tests/install/check_private_logging.cmake checks the result.
 //

@@ -1,7 +1,7 @@
 // spdlog's compiled part, built into libshoal once (issue 18, item 3). The library builds in
 // spdlog's compiled-library mode (SPDLOG_COMPILED_LIB, without SPDLOG_SHARED_LIB): every other
 // file includes only spdlog's declarations, and the definitions they call are here, hidden like
-// the rest of the library (-fvisibility=hidden, SPDLOG_API left empty, core/libshoal.map):
+// the rest of the library (-fvisibility=hidden, SPDLOG_API left empty, api/libshoal.map):
 // libshoal does not need libspdlog.so and a program's own spdlog cannot interpose them. The
 // top-level CMakeLists.txt has the build settings; tests/install/check_private_logging.cmake
 // checks the result.

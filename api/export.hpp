@@ -1,6 +1,6 @@
 // How every public routine is defined: the implementation is the strong symbol pshmem_X, and
 // shmem_X is a weak alias of it, so a profiling tool can define shmem_X itself and call pshmem_X
-// (the PSHMEM interface). Only these names leave the library (see core/libshoal.map).
+// (the PSHMEM interface). Only these names leave the library (see api/libshoal.map).
 #pragma once
 
 // The library is compiled with hidden visibility; the API declarations are made visible here,

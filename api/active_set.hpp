@@ -1,5 +1,5 @@
 // The steps of the deprecated active-set collectives that do more than find the set's team and
-// call the collective: shared by core/api/active_set.cpp and the Fortran bindings
+// call the collective: shared by api/active_set.cpp and the Fortran bindings
 // (api/fortran/), which pass their own routine name so errors name the Fortran routine.
 #pragma once
 

@@ -1,3 +1,4 @@
+#include <shmem.h>
 #include <spdlog/fmt/fmt.h>
 
 #include <algorithm>
@@ -7,7 +8,6 @@
 #include <new>
 #include <vector>
 
-#include "api/export.hpp"
 #include "ctx/context.hpp"
 #include "log/log.hpp"
 #include "rma/rma.hpp"

@@ -7,6 +7,7 @@
 
 #include "api/export.hpp"
 #include "collectives/collectives.hpp"
+#include "collectives/slots.hpp"
 #include "ctx/context.hpp"
 #include "log/log.hpp"
 #include "runtime.hpp"
@@ -54,7 +55,9 @@ int initialize(int requested, int *provided) noexcept {
     auto rt = std::make_unique<Runtime>();
     rt->bootstrap = std::move(g_session);
     std::string error;
-    if (!rt->start(requested, error) || coll::init_collectives(*rt, error) != Status::ok) {
+    // The heap ends with the collectives' area, which they lay out (collectives/slots.hpp).
+    if (!rt->start(requested, coll::slots::area_bytes, error) ||
+        coll::init_collectives(*rt, error) != Status::ok) {
       log::logger().error("shmem_init: {}", error);
       set_last_error(error);
       if (rt->bootstrap) rt->bootstrap->abort(1, error.c_str());

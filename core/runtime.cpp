@@ -5,7 +5,6 @@
 #include <cerrno>
 #include <cstring>
 
-#include "collectives/slots.hpp"
 #include "heap/memory_budget.hpp"
 #include "ctx/context.hpp"
 #include "rma/store_message.hpp"
@@ -42,7 +41,8 @@ bool fail(std::string &error, std::string what) {
 
 }  // namespace
 
-bool Runtime::start(int requested_thread_level, std::string &error) {
+bool Runtime::start(int requested_thread_level, LibraryAreaBytes library_area_bytes,
+                    std::string &error) {
   if (!config.load(error)) return false;
   log::init(config.log_level);
 
@@ -72,7 +72,7 @@ bool Runtime::start(int requested_thread_level, std::string &error) {
   if (rma::accept_store_messages(config.progress_thread ? target_worker : worker, *this) !=
       Status::ok)
     return fail(error, "cannot start: installing the UCX active-message handler failed");
-  if (!setup_memory(error)) return false;
+  if (!setup_memory(library_area_bytes(config, n_pes), error)) return false;
   // The receiving worker is serialized: no two threads may use it at once. Its address is
   // read now, before the progress thread starts driving it.
   if ((config.progress_thread ? target_worker : worker).address(own_address) != Status::ok)
@@ -92,9 +92,9 @@ bool Runtime::start(int requested_thread_level, std::string &error) {
   return true;
 }
 
-bool Runtime::setup_memory(std::string &error) {
+bool Runtime::setup_memory(std::size_t library_bytes, std::string &error) {
   const std::size_t user_size = page_round(std::max<std::size_t>(config.symmetric_size, 1));
-  const std::size_t size = user_size + page_round(coll::slots::area_bytes(config, n_pes));
+  const std::size_t size = user_size + page_round(library_bytes);
   const bool shared = config.shared_memory && bootstrap->local_peers().size() > 1;
   const Status s = shared ? heap_memory.create("shoal-heap", size) : heap_memory.create_private(size);
   if (s != Status::ok)

@@ -33,11 +33,17 @@ struct PeerView {
   std::uintptr_t base[kSegmentCount] = {0, 0};  // where that PE has each segment
 };
 
+// The bytes of the library's own symmetric area for a configuration and job size. The layer that
+// lays the area out (the collectives: coll::slots::area_bytes) hands it to Runtime::start, which
+// learns the job size only once the bootstrap is up.
+using LibraryAreaBytes = std::size_t (*)(const Config &config, int world_pes) noexcept;
+
 class Runtime {
  public:
-  // Brings the PE up; on failure returns false with a message in `error`. A bootstrap handed
-  // in beforehand (the PMIx session of an earlier life of the library) is used as it is.
-  bool start(int requested_thread_level, std::string &error);
+  // Brings the PE up, with a symmetric heap that ends with library_area_bytes(config, n_pes)
+  // bytes for the library; on failure returns false with a message in `error`. A bootstrap
+  // handed in beforehand (the PMIx session of an earlier life of the library) is used as it is.
+  bool start(int requested_thread_level, LibraryAreaBytes library_area_bytes, std::string &error);
   // Releases what start() set up, in order (UCX objects before the context that owns them).
   // With `peers_alive` (shmem_finalize) it first waits for every PE to close its endpoints;
   // after a failed start the other PEs may be gone, so it does not. With `end_session` false
@@ -49,7 +55,8 @@ class Runtime {
   int thread_level = 0;
 
   // Hot-path copies of the local segments' bounds. The heap segment ends with the library's
-  // own symmetric area (team flags and collective scratch), which shmem_malloc never hands out.
+  // own symmetric area (the collectives' team flags and scratch, laid out by the layer above),
+  // which shmem_malloc never hands out.
   std::uintptr_t heap_base = 0, heap_size = 0;
   std::byte *library_area = nullptr;
   std::uintptr_t data_base = 0, data_size = 0;
@@ -100,7 +107,7 @@ class Runtime {
   bool commit_heap(std::size_t end, std::string &why);
 
  private:
-  bool setup_memory(std::string &error);
+  bool setup_memory(std::size_t library_bytes, std::string &error);
   bool exchange_and_connect(std::string &error);
   void choose_amo_route(bool device_here, bool device_in_job);
 };

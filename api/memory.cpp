@@ -10,6 +10,7 @@
 
 #include "api/export.hpp"
 #include "collectives/collectives.hpp"
+#include "collectives/slot.hpp"
 #include "log/log.hpp"
 #include "rma/rma.hpp"
 #include "runtime.hpp"
@@ -29,7 +30,7 @@ bool is_power_of_two(std::size_t v) { return v != 0 && (v & (v - 1)) == 0; }
 // Every PE's `value`, gathered through an fcollect into the world team's count array (as
 // collect exchanges its counts); null if the collective failed (it said why).
 const std::uint64_t *gather_from_every_pe(std::uint64_t value, const char *routine) noexcept {
-  auto *all = shoal_team_world.channel_slot().counts;
+  auto *all = shoal::coll::channel_slot(shoal_team_world).counts;
   if (shoal::coll::fcollect(&shoal_team_world, all, &value, 1, sizeof value, routine) != 0)
     return nullptr;
   return all;

@@ -1,8 +1,10 @@
 // Team entry points (specification section "Team Management Routines") and shmem_team_sync.
-// The work is in core/team/; these return what it returns. shmem_team_ptr is in query.cpp and
-// shmem_team_create_ctx in ctx.cpp, with the other pointer queries and contexts.
+// The work is in core/team/ (the splits: collectives/team_split.cpp); these return what it
+// returns. shmem_team_ptr is in query.cpp and shmem_team_create_ctx in ctx.cpp, with the other
+// pointer queries and contexts.
 #include "api/export.hpp"
 #include "collectives/collectives.hpp"
+#include "collectives/team_split.hpp"
 #include "rma/rma.hpp"
 #include "team/team.hpp"
 
@@ -42,7 +44,7 @@ SMA_WEAK_ALIAS(shmem_team_translate_pe)
 extern "C" int pshmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
                                          const shmem_team_config_t *config, long config_mask,
                                          shmem_team_t *new_team) noexcept {
-  return shoal::team::split_strided(parent_team, start, stride, size, config, config_mask,
+  return shoal::coll::split_strided(parent_team, start, stride, size, config, config_mask,
                                     new_team, "shmem_team_split_strided");
 }
 SMA_WEAK_ALIAS(shmem_team_split_strided)
@@ -52,7 +54,7 @@ extern "C" int pshmem_team_split_2d(shmem_team_t parent_team, int xrange,
                                     shmem_team_t *xaxis_team,
                                     const shmem_team_config_t *yaxis_config, long yaxis_mask,
                                     shmem_team_t *yaxis_team) noexcept {
-  return shoal::team::split_2d(parent_team, xrange, xaxis_config, xaxis_mask, xaxis_team,
+  return shoal::coll::split_2d(parent_team, xrange, xaxis_config, xaxis_mask, xaxis_team,
                                yaxis_config, yaxis_mask, yaxis_team, "shmem_team_split_2d");
 }
 SMA_WEAK_ALIAS(shmem_team_split_2d)

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "collectives/slot.hpp"
 #include "ctx/context.hpp"
 #include "rma/rma.hpp"
 #include "rma/store_message.hpp"
@@ -19,11 +20,11 @@ Channel::Channel(shoal_team &team, const char *routine) noexcept
 
 int Channel::world_pe(int team_pe) const noexcept { return team_.world_pe(team_pe); }
 
-std::byte *Channel::scratch() const noexcept { return team_.channel_slot().scratch; }
-std::size_t Channel::scratch_bytes() const noexcept { return team_.channel_slot().scratch_bytes; }
+std::byte *Channel::scratch() const noexcept { return channel_slot(team_).scratch; }
+std::size_t Channel::scratch_bytes() const noexcept { return channel_slot(team_).scratch_bytes; }
 
-Slot &Channel::slot() const noexcept { return team_.channel_slot(); }
-int Channel::slot_index(int pe) const noexcept { return team_.slot_index(pe); }
+Slot &Channel::slot() const noexcept { return channel_slot(team_); }
+int Channel::slot_index(int pe) const noexcept { return coll::slot_index(team_, pe); }
 
 std::byte *Channel::mapped(const void *symmetric, int peer) const noexcept {
   return rma::mapped_memory(&shoal_ctx_default, symmetric, 0, world_pe(peer));
@@ -108,55 +109,57 @@ void Channel::wait_counter(const std::uint64_t *counter, std::uint64_t value) no
 void Channel::notify(int peer) noexcept { send(nullptr, nullptr, 0, peer); }
 
 void Channel::send(void *dest, const void *source, std::size_t bytes, int peer) noexcept {
-  Slot &s = team_.channel_slot();
-  const int to = team_.slot_index(peer);
-  signal(&s.arrived[team_.slot_index(rank_)], ++s.sent[to], peer, dest, source, bytes);
+  Slot &s = channel_slot(team_);
+  const int to = coll::slot_index(team_, peer);
+  signal(&s.arrived[coll::slot_index(team_, rank_)], ++s.sent[to], peer, dest, source, bytes);
 }
 
 void Channel::send_stashed(const void *place, const void *source, std::size_t bytes,
                            int peer) noexcept {
-  Slot &s = team_.channel_slot();
-  const int to = team_.slot_index(peer);
-  signal_stashed(&s.arrived[team_.slot_index(rank_)], ++s.sent[to], peer, place, source, bytes);
+  Slot &s = channel_slot(team_);
+  const int to = coll::slot_index(team_, peer);
+  signal_stashed(&s.arrived[coll::slot_index(team_, rank_)], ++s.sent[to], peer, place, source,
+                 bytes);
 }
 
 void Channel::await(int peer) noexcept {
-  Slot &s = team_.channel_slot();
-  const int from = team_.slot_index(peer);
+  Slot &s = channel_slot(team_);
+  const int from = coll::slot_index(team_, peer);
   wait_counter(&s.arrived[from], ++s.received[from]);
 }
 
 bool Channel::has_mailboxes() const noexcept {
-  const Slot &s = team_.channel_slot();
+  const Slot &s = channel_slot(team_);
   for (int pe = 0; pe < size_; ++pe)
-    if (team_.slot_index(pe) >= s.box_peers) return false;
+    if (coll::slot_index(team_, pe) >= s.box_peers) return false;
   return true;
 }
 
 std::byte *Channel::next_outbox(int peer) noexcept {
-  Slot &s = team_.channel_slot();
-  const std::uint64_t parity = s.boxes_out[team_.slot_index(peer)]++ & 1;
-  return s.boxes + (static_cast<std::size_t>(team_.slot_index(rank_)) * 2 + parity) * kBoxBytes;
+  Slot &s = channel_slot(team_);
+  const std::uint64_t parity = s.boxes_out[coll::slot_index(team_, peer)]++ & 1;
+  const auto mine = static_cast<std::size_t>(coll::slot_index(team_, rank_));
+  return s.boxes + (mine * 2 + parity) * kBoxBytes;
 }
 
 const std::byte *Channel::next_inbox(int peer) noexcept {
-  Slot &s = team_.channel_slot();
-  const int from = team_.slot_index(peer);
+  Slot &s = channel_slot(team_);
+  const int from = coll::slot_index(team_, peer);
   const std::uint64_t parity = s.boxes_in[from]++ & 1;
   return s.boxes + (static_cast<std::size_t>(from) * 2 + parity) * kBoxBytes;
 }
 
 void Channel::grant(int peer) noexcept {
-  Slot &s = team_.channel_slot();
+  Slot &s = channel_slot(team_);
   // Our reads of the buffer being released are done: they happened before this store.
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  const int to = team_.slot_index(peer);
-  signal(&s.granted[team_.slot_index(rank_)], ++s.grants_out[to], peer, nullptr, nullptr, 0);
+  const int to = coll::slot_index(team_, peer);
+  signal(&s.granted[coll::slot_index(team_, rank_)], ++s.grants_out[to], peer, nullptr, nullptr, 0);
 }
 
 void Channel::await_grant(int peer) noexcept {
-  Slot &s = team_.channel_slot();
-  const int from = team_.slot_index(peer);
+  Slot &s = channel_slot(team_);
+  const int from = coll::slot_index(team_, peer);
   wait_counter(&s.granted[from], ++s.grants_in[from]);
 }
 

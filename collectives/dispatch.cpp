@@ -137,9 +137,9 @@ Status init_collectives(Runtime &rt, std::string &error) {
   slots::attach(rt.library_area, rt.config, rt.n_pes);
   if (init_selection(rt.config, error) != Status::ok) return Status::invalid_param;
   // Fresh memory: no clearing (a faster PE may have signalled already).
-  slots::bind(shoal_team_world.slot, 0, shoal_team_world.n_pes, false);
-  slots::bind(shoal_team_shared.slot, 1, shoal_team_shared.n_pes, false);
-  slots::bind(team::active_sets_slot(), 2, rt.n_pes, false);
+  slots::assign(shoal_team_world, 0, false);
+  slots::assign(shoal_team_shared, 1, false);
+  slots::bind(active_sets_slot(), 2, rt.n_pes, false);
   if (rt.my_pe == 0 && rt.config.info) std::fputs(describe_selection().c_str(), stdout);
   return Status::ok;
 }
@@ -205,7 +205,7 @@ int collect(shoal_team *handle, void *dest, const void *source, std::size_t nele
   // Every PE learns every PE's count: an fcollect of one word into the slot's count array.
   const auto n = static_cast<std::size_t>(team->n_pes);
   const std::uint64_t mine = nelems;
-  const std::uint64_t *exchanged = team->channel_slot().counts;
+  const std::uint64_t *exchanged = channel_slot(*team).counts;
   gather(Collective::fcollect, *team, const_cast<std::uint64_t *>(exchanged), &mine, sizeof mine,
          std::vector<std::size_t>(n, 1), sizeof mine, routine);
   std::vector<std::size_t> counts(exchanged, exchanged + n);

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "team/team.hpp"
+
 namespace shoal::coll {
 
 // Words of a bit set with one bit per slot (SMA_TEAMS_MAX is at most 1024).
@@ -29,7 +31,14 @@ constexpr int kExchangeLines = 2 * kExchangeMsgLines;
 constexpr int kBcastLines = 8;
 constexpr int kLinesPerPeer = kExchangeLines + kBcastLines + 1;
 
-struct Slot {
+// A team's collective state (shoal_team::collective): made and bound by slots::assign, given back
+// to the area when the team is destroyed (slots.cpp).
+struct Slot final : team::CollectiveState {
+  Slot() = default;
+  Slot(const Slot &) = delete;
+  Slot &operator=(const Slot &) = delete;
+  ~Slot() override;  // marks the slot free on this PE again
+
   int index = -1;                     // which slot of the area; -1: none (not a member)
   std::uint64_t *arrived = nullptr;   // [team PE i]: notifications team PE i has sent this PE
   std::uint64_t *granted = nullptr;   // [team PE i]: credits team PE i has granted this PE
@@ -54,5 +63,16 @@ struct Slot {
   std::vector<std::uint64_t> bcasts_in;   // broadcast lines of slot index i read here
   std::vector<std::uint64_t> bcasts_acked;  // broadcast lines slot index i is known to have read
 };
+
+// The slot every active set shares (bound at start-up, slots.cpp).
+Slot &active_sets_slot() noexcept;
+
+// The slot a team's channels use, and the index of team PE `pe` in its counter arrays.
+inline Slot &channel_slot(shoal_team &team) noexcept {
+  return team.active_set ? active_sets_slot() : static_cast<Slot &>(*team.collective);
+}
+inline int slot_index(const shoal_team &team, int pe) noexcept {
+  return team.active_set ? team.members[static_cast<std::size_t>(pe)] : pe;
+}
 
 }  // namespace shoal::coll

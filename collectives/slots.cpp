@@ -1,6 +1,8 @@
 #include "collectives/slots.hpp"
 
 #include <algorithm>
+#include <array>
+#include <memory>
 
 #include "config/config.hpp"
 
@@ -27,9 +29,13 @@ struct Area {
   std::size_t flags_bytes = 0;    // one array of a counter per world PE (3 per slot)
   std::size_t scratch_bytes = 0;
   std::size_t slot_bytes = 0;
-  std::vector<std::uint64_t> used;  // bit per slot
+  std::array<std::uint64_t, kMaskWords> used{};  // bit per slot
 };
+// Trivially destructible, so a slot destroyed at exit (a program that never called
+// shmem_finalize) still finds it.
 Area g_area;
+// Declared after g_area, so destroyed before it.
+Slot g_active_sets_slot;
 
 }  // namespace
 
@@ -48,7 +54,7 @@ void attach(std::byte *area, const Config &config, int world_pes) noexcept {
   g_area.scratch_bytes = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
   g_area.slot_bytes = 3 * g_area.flags_bytes + kMaskBytes + box_area(world_pes) +
                       line_area(world_pes) + g_area.scratch_bytes;
-  g_area.used.assign(kMaskWords, 0);
+  g_area.used.fill(0);
 }
 
 void detach() noexcept { g_area = Area{}; }
@@ -56,7 +62,9 @@ void detach() noexcept { g_area = Area{}; }
 int count() noexcept { return g_area.count; }
 int split_capacity() noexcept { return g_area.count - kReservedSlots; }
 
-std::vector<std::uint64_t> in_use() noexcept { return g_area.used; }
+std::vector<std::uint64_t> in_use() noexcept {
+  return std::vector<std::uint64_t>(g_area.used.begin(), g_area.used.end());
+}
 
 int first_free(const std::vector<std::uint64_t> &used) noexcept {
   // `used` has kMaskWords words.
@@ -111,10 +119,21 @@ void bind(Slot &slot, int index, int team_pes, bool clear) noexcept {
   g_area.used[static_cast<std::size_t>(index) / 64] |= std::uint64_t{1} << (index % 64);
 }
 
-void unbind(Slot &slot) noexcept {
-  if (slot.index >= 0 && g_area.base != nullptr)
-    g_area.used[static_cast<std::size_t>(slot.index) / 64] &= ~(std::uint64_t{1} << (slot.index % 64));
-  slot = Slot{};
+void assign(shoal_team &team, int index, bool clear) {
+  auto slot = std::make_unique<Slot>();
+  bind(*slot, index, team.n_pes, clear);
+  team.collective = std::move(slot);
 }
 
 }  // namespace shoal::coll::slots
+
+namespace shoal::coll {
+
+Slot::~Slot() {
+  if (index >= 0 && slots::g_area.base != nullptr)
+    slots::g_area.used[static_cast<std::size_t>(index) / 64] &= ~(std::uint64_t{1} << (index % 64));
+}
+
+Slot &active_sets_slot() noexcept { return slots::g_active_sets_slot; }
+
+}  // namespace shoal::coll

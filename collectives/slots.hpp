@@ -38,7 +38,8 @@ int first_free(const std::vector<std::uint64_t> &used) noexcept;
 // every member clears and then synchronizes (over the parent team) before the first use. The
 // predefined teams start on fresh memory and must not clear (a peer may have signalled already).
 void bind(Slot &slot, int index, int team_pes, bool clear) noexcept;
-// Marks the slot free here again.
-void unbind(Slot &slot) noexcept;
+// The same for a team: its collective state becomes a new Slot bound to `index`, which is free
+// here again once the team (or its state) is destroyed.
+void assign(shoal_team &team, int index, bool clear);
 
 }  // namespace shoal::coll::slots

@@ -1,8 +1,9 @@
 // The teams behind the deprecated active-set collectives (PE_start, logPE_stride, PE_size, pSync).
 // An active set becomes a team on its first use and stays one until shmem_finalize. All active
-// sets share one slot whose counters are indexed by world PE (shoal_team::shared_slot), so any
-// number of distinct sets works, nothing needs agreeing on, and pSync is never written (it is
-// trivially "restored" on return, as the specification requires).
+// sets share one slot of the collectives whose counters are indexed by world PE (the teams are
+// marked shoal_team::active_set), so any number of distinct sets works, nothing needs agreeing
+// on, and pSync is never written (it is trivially "restored" on return, as the specification
+// requires).
 #include <spdlog/fmt/fmt.h>
 
 #include <map>
@@ -20,11 +21,8 @@ namespace {
 using Key = std::tuple<int, int, int>;  // PE_start, stride, PE_size
 std::mutex g_mutex;
 std::map<Key, shoal_team *> g_sets;
-coll::Slot g_shared_slot;
 
 }  // namespace
-
-coll::Slot &active_sets_slot() noexcept { return g_shared_slot; }
 
 shoal_team *active_set(int PE_start, int logPE_stride, int PE_size, long *pSync,
                        const char *routine) noexcept {
@@ -50,7 +48,7 @@ shoal_team *active_set(int PE_start, int logPE_stride, int PE_size, long *pSync,
   for (int i = 0; i < PE_size; ++i) team->members.push_back(PE_start + static_cast<int>(i * stride));
   team->n_pes = PE_size;
   team->my_pe = team->team_pe(rt->my_pe);
-  team->shared_slot = &g_shared_slot;
+  team->active_set = true;
   add_live(team);
   g_sets.emplace(key, team);
   return team;

@@ -4,8 +4,6 @@
 struct shoal_team;
 
 namespace shoal::team {
-// Makes a newly created team known to lookup().
-void add_live(shoal_team *team);
 // Frees every created team (shmem_finalize).
 void destroy_all() noexcept;
 // Drops the table of active-set teams (shmem_finalize, before destroy_all).

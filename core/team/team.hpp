@@ -5,9 +5,17 @@
 
 #include <shmem.h>
 
+#include <memory>
 #include <vector>
 
-#include "collectives/slot.hpp"
+namespace shoal::team {
+// What the layer above core that runs collectives keeps for a team: its share of the library's
+// symmetric area (coll::Slot, collectives/slot.hpp). The team owns it and destroys it with itself;
+// core never looks inside.
+struct CollectiveState {
+  virtual ~CollectiveState() = default;
+};
+}  // namespace shoal::team
 
 struct shoal_team {
   int my_pe = -1;            // this PE's number in the team, -1 if not a member
@@ -15,11 +23,13 @@ struct shoal_team {
   std::vector<int> members;  // world PE of each team PE, in team order
   shmem_team_config_t config{};
   long config_mask = 0;
-  shoal::coll::Slot slot;    // symmetric flags and scratch of the team's collectives
-  // Active sets (deprecated collectives) have no slot of their own: they all share one whose
+  // The collectives' state of the team, given by the collectives layer when the team is made
+  // (the predefined teams: at start-up); null before that and for active sets.
+  std::unique_ptr<shoal::team::CollectiveState> collective;
+  // Active sets (deprecated collectives) have no state of their own: they all share one whose
   // counters are indexed by world PE, which is sound because every PE runs its collectives one
   // after another in an order consistent with its peers'.
-  shoal::coll::Slot *shared_slot = nullptr;
+  bool active_set = false;
   bool predefined = false;   // SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED: never destroyed
   // Whether every member's symmetric heap is mapped in this process; -1 until first asked.
   signed char heaps_mapped = -1;
@@ -32,11 +42,6 @@ struct shoal_team {
   }
   // The team PE number of world PE `pe`, or -1.
   int team_pe(int world) const noexcept;
-  // The slot the team's channels use, and the index of team PE `pe` in its counter arrays.
-  shoal::coll::Slot &channel_slot() noexcept { return shared_slot ? *shared_slot : slot; }
-  int slot_index(int pe) const noexcept {
-    return shared_slot ? members[static_cast<std::size_t>(pe)] : pe;
-  }
 };
 
 extern "C" {
@@ -60,13 +65,12 @@ shoal_team *lookup(shmem_team_t team, const char *routine,
 // Whether the handle is a live team (no message; false outside init..finalize).
 bool is_live(shmem_team_t team) noexcept;
 
-// The specification's team routines; return values as the specification gives them.
-int split_strided(shmem_team_t parent, int start, int stride, int size,
-                  const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team,
-                  const char *routine) noexcept;
-int split_2d(shmem_team_t parent, int xrange, const shmem_team_config_t *xaxis_config,
-             long xaxis_mask, shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
-             long yaxis_mask, shmem_team_t *yaxis_team, const char *routine) noexcept;
+// Makes a team made by a layer above (the splits, collectives/team_split.cpp) known to lookup();
+// from then on destroy() and shmem_finalize free it.
+void add_live(shoal_team *team);
+
+// The specification's team routines that need no collective (the splits are in
+// collectives/team_split.hpp); return values as the specification gives them.
 void destroy(shmem_team_t team, const char *routine) noexcept;
 int translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) noexcept;
 int get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config,
@@ -76,6 +80,4 @@ int get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config,
 // first use and kept until shmem_finalize; pSync is not needed and never written.
 shoal_team *active_set(int PE_start, int logPE_stride, int PE_size, long *pSync,
                        const char *routine) noexcept;
-// The slot every active set shares (bound by the collectives at start-up).
-shoal::coll::Slot &active_sets_slot() noexcept;
 }  // namespace shoal::team

@@ -6,7 +6,6 @@
 #include <mutex>
 #include <set>
 
-#include "collectives/slots.hpp"
 #include "log/log.hpp"
 #include "rma/rma.hpp"
 #include "runtime.hpp"
@@ -65,8 +64,7 @@ void destroy(shmem_team_t team, const char *routine) noexcept {
     std::lock_guard lock(g_mutex);
     g_live.erase(team);
   }
-  coll::slots::unbind(team->slot);
-  delete team;
+  delete team;  // and with it the collectives' state, which gives the team's slot back
 }
 
 void destroy_all() noexcept {

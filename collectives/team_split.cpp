@@ -1,7 +1,11 @@
 // Team creation from a parent team: shmem_team_split_strided and shmem_team_split_2d. Every PE
 // of the parent calls; the members agree on a slot of the collective area free on each of them
 // through an OR reduction (over the parent) of the slots each member has in use, clear it, and
-// synchronize over the parent before the new team is used.
+// synchronize over the parent before the new team is used. The teams themselves (lookup, the
+// live set, destruction) are core's (core/team); the agreement needs a collective, so the splits
+// live here.
+#include "collectives/team_split.hpp"
+
 #include <spdlog/fmt/fmt.h>
 
 #include <algorithm>
@@ -12,11 +16,13 @@
 #include "collectives/slots.hpp"
 #include "log/log.hpp"
 #include "runtime.hpp"
-#include "team/registry.hpp"
 #include "team/team.hpp"
 
-namespace shoal::team {
+namespace shoal::coll {
 namespace {
+
+using team::InvalidTeam;
+using team::lookup;
 
 // The team PEs of `parent` that form a new team, or empty when the arguments name PEs outside
 // the parent (the caller reports it).
@@ -38,10 +44,11 @@ std::vector<int> strided_members(const shoal_team &parent, int start, int stride
 std::vector<std::uint64_t> used_by_members(shoal_team &parent, bool member, const char *routine,
                                            bool &ok) {
   std::vector<std::uint64_t> mine =
-      member ? coll::slots::in_use() : std::vector<std::uint64_t>(coll::kMaskWords, 0);
-  ok = coll::reduce(&parent, parent.slot.masks, mine.data(), coll::kMaskWords, sizeof(std::uint64_t),
-                    coll::combine<coll::ReduceOp::bit_or, std::uint64_t>, routine) == 0;
-  return std::vector<std::uint64_t>(parent.slot.masks, parent.slot.masks + coll::kMaskWords);
+      member ? slots::in_use() : std::vector<std::uint64_t>(kMaskWords, 0);
+  std::uint64_t *masks = channel_slot(parent).masks;
+  ok = reduce(&parent, masks, mine.data(), kMaskWords, sizeof(std::uint64_t),
+              combine<ReduceOp::bit_or, std::uint64_t>, routine) == 0;
+  return std::vector<std::uint64_t>(masks, masks + kMaskWords);
 }
 
 void mark(std::vector<std::uint64_t> &used, int slot) {
@@ -59,9 +66,9 @@ shoal_team *make_team(const std::vector<int> &members, int slot, const shmem_tea
   if (team->my_pe < 0) return nullptr;
   team->config_mask = config_mask;
   if (config != nullptr && (config_mask & SHMEM_TEAM_NUM_CONTEXTS)) team->config = *config;
-  coll::slots::bind(team->slot, slot, team->n_pes, true);
+  slots::assign(*team, slot, true);
   shoal_team *raw = team.release();
-  add_live(raw);
+  shoal::team::add_live(raw);
   return raw;
 }
 
@@ -78,15 +85,15 @@ shoal_team *parent_team(shmem_team_t handle, const char *routine) {
 // Split teams alive on this PE.
 int split_slots_in_use() {
   int n = 0;
-  for (std::uint64_t word : coll::slots::in_use()) n += __builtin_popcountll(word);
-  return n - coll::slots::kReservedSlots;
+  for (std::uint64_t word : slots::in_use()) n += __builtin_popcountll(word);
+  return n - slots::kReservedSlots;
 }
 
 std::string slots_exhausted(const char *routine) {
   return fmt::format("{}: no team slot is free on every member of the new team: each PE has "
                      "SMA_TEAMS_MAX={} for teams made by splits, and PE {} has {} of them alive "
                      "(raise SMA_TEAMS_MAX, or destroy teams no longer needed)",
-                     routine, coll::slots::split_capacity(), g_runtime->my_pe,
+                     routine, slots::split_capacity(), g_runtime->my_pe,
                      split_slots_in_use());
 }
 
@@ -113,14 +120,14 @@ int split_strided(shmem_team_t parent_handle, int start, int stride, int size,
   bool ok = false;
   const bool member = std::find(members.begin(), members.end(), g_runtime->my_pe) != members.end();
   const std::vector<std::uint64_t> used = used_by_members(*parent, member, routine, ok);
-  const int slot = ok ? coll::slots::first_free(used) : -1;
+  const int slot = ok ? slots::first_free(used) : -1;
   if (slot < 0) {
     if (ok) SMA_LOG_ERROR("team", "{}", slots_exhausted(routine));
     return -1;
   }
   shoal_team *team = make_team(members, slot, config, config_mask);
   // Nobody uses the new team before every member has cleared its slot.
-  if (coll::sync(parent, routine) != 0) return -1;
+  if (sync(parent, routine) != 0) return -1;
   *new_team = team;
   return 0;
 }
@@ -149,19 +156,19 @@ int split_2d(shmem_team_t parent_handle, int xrange, const shmem_team_config_t *
   // Every PE of the parent joins one row and one column, so every PE marks both slots.
   bool ok = false;
   std::vector<std::uint64_t> used = used_by_members(*parent, true, routine, ok);
-  const int x_slot = ok ? coll::slots::first_free(used) : -1;
+  const int x_slot = ok ? slots::first_free(used) : -1;
   if (x_slot >= 0) mark(used, x_slot);
-  const int y_slot = x_slot >= 0 ? coll::slots::first_free(used) : -1;
+  const int y_slot = x_slot >= 0 ? slots::first_free(used) : -1;
   if (y_slot < 0) {
     if (ok) SMA_LOG_ERROR("team", "{}", slots_exhausted(routine));
     return -1;
   }
   shoal_team *xt = make_team(row, x_slot, xaxis_config, xaxis_mask);
   shoal_team *yt = make_team(column, y_slot, yaxis_config, yaxis_mask);
-  if (coll::sync(parent, routine) != 0) return -1;
+  if (sync(parent, routine) != 0) return -1;
   *xaxis_team = xt;
   *yaxis_team = yt;
   return 0;
 }
 
-}  // namespace shoal::team
+}  // namespace shoal::coll

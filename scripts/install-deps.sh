@@ -2,9 +2,10 @@
 # Installs the Debian packages Shoal builds and tests with, when any is missing.
 # openmpi-bin is only the reference the benchmarks compare against; it is never linked.
 # gfortran builds the Fortran interface (shmem.fh, oshfort, the Fortran routines).
+# clang-format checks the sources' format (the `format` test, scripts/format.sh).
 set -euo pipefail
 packages=(build-essential gfortran cmake pkg-config python3 libucx-dev libpmix-dev libspdlog-dev
-          libgtest-dev openmpi-bin)
+          libgtest-dev openmpi-bin clang-format)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -63,8 +63,8 @@ void broadcast(void *dest, const void *source, std::size_t nelems, std::size_t e
 
 // nreduce is an int in these routines; a negative count is an error of the caller.
 void to_all(void *dest, const void *source, int nreduce, std::size_t elem_size,
-            shoal::coll::Combine combine, int PE_start, int logPE_stride, int PE_size,
-            long *pSync, const char *routine) noexcept {
+            shoal::coll::Combine combine, int PE_start, int logPE_stride, int PE_size, long *pSync,
+            const char *routine) noexcept {
   if (nreduce < 0) {
     SMA_LOG_ERROR("coll", "{}: nreduce is negative ({})", routine, nreduce);
     shoal::set_last_error(fmt::format("{}: nreduce is negative ({})", routine, nreduce));
@@ -99,45 +99,43 @@ SMA_WEAK_ALIAS(shmem_sync)
 
 // ---- shmem_{broadcast,collect,fcollect,alltoall,alltoalls}{32,64} ------------------------------
 // nelems counts elements of BITS bits.
-#define SMA_ACTIVE_SET_SIZED(BITS, BYTES)                                                         \
-  extern "C" void pshmem_broadcast##BITS(void *dest, const void *source, size_t nelems,          \
-                                         int PE_root, int PE_start, int logPE_stride,            \
-                                         int PE_size, long *pSync) noexcept {                    \
-    broadcast(dest, source, nelems, BYTES, PE_root, PE_start, logPE_stride, PE_size, pSync,       \
-              "shmem_broadcast" #BITS);                                                           \
-  }                                                                                               \
-  SMA_WEAK_ALIAS(shmem_broadcast##BITS)                                                           \
-  extern "C" void pshmem_collect##BITS(void *dest, const void *source, size_t nelems,            \
-                                       int PE_start, int logPE_stride, int PE_size,              \
-                                       long *pSync) noexcept {                                   \
-    if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "shmem_collect" #BITS)) \
-      shoal::coll::collect(team, dest, source, nelems, BYTES, "shmem_collect" #BITS);             \
-  }                                                                                               \
-  SMA_WEAK_ALIAS(shmem_collect##BITS)                                                             \
-  extern "C" void pshmem_fcollect##BITS(void *dest, const void *source, size_t nelems,           \
-                                        int PE_start, int logPE_stride, int PE_size,             \
-                                        long *pSync) noexcept {                                  \
-    if (shoal_team *team =                                                                        \
-            set_of(PE_start, logPE_stride, PE_size, pSync, "shmem_fcollect" #BITS))               \
-      shoal::coll::fcollect(team, dest, source, nelems, BYTES, "shmem_fcollect" #BITS);           \
-  }                                                                                               \
-  SMA_WEAK_ALIAS(shmem_fcollect##BITS)                                                            \
-  extern "C" void pshmem_alltoall##BITS(void *dest, const void *source, size_t nelems,           \
-                                        int PE_start, int logPE_stride, int PE_size,             \
-                                        long *pSync) noexcept {                                  \
-    if (shoal_team *team =                                                                        \
-            set_of(PE_start, logPE_stride, PE_size, pSync, "shmem_alltoall" #BITS))               \
-      shoal::coll::alltoall(team, dest, source, nelems, BYTES, "shmem_alltoall" #BITS);           \
-  }                                                                                               \
-  SMA_WEAK_ALIAS(shmem_alltoall##BITS)                                                            \
-  extern "C" void pshmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst,          \
-                                         ptrdiff_t sst, size_t nelems, int PE_start,              \
-                                         int logPE_stride, int PE_size, long *pSync) noexcept {   \
-    if (shoal_team *team =                                                                        \
-            set_of(PE_start, logPE_stride, PE_size, pSync, "shmem_alltoalls" #BITS))              \
-      shoal::coll::alltoalls(team, dest, source, dst, sst, nelems, BYTES,                         \
-                             "shmem_alltoalls" #BITS);                                            \
-  }                                                                                               \
+#define SMA_ACTIVE_SET_SIZED(BITS, BYTES)                                                          \
+  extern "C" void pshmem_broadcast##BITS(void *dest, const void *source, size_t nelems,            \
+                                         int PE_root, int PE_start, int logPE_stride, int PE_size, \
+                                         long *pSync) noexcept {                                   \
+    broadcast(dest, source, nelems, BYTES, PE_root, PE_start, logPE_stride, PE_size, pSync,        \
+              "shmem_broadcast" #BITS);                                                            \
+  }                                                                                                \
+  SMA_WEAK_ALIAS(shmem_broadcast##BITS)                                                            \
+  extern "C" void pshmem_collect##BITS(void *dest, const void *source, size_t nelems,              \
+                                       int PE_start, int logPE_stride, int PE_size,                \
+                                       long *pSync) noexcept {                                     \
+    if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "shmem_collect" #BITS))  \
+      shoal::coll::collect(team, dest, source, nelems, BYTES, "shmem_collect" #BITS);              \
+  }                                                                                                \
+  SMA_WEAK_ALIAS(shmem_collect##BITS)                                                              \
+  extern "C" void pshmem_fcollect##BITS(void *dest, const void *source, size_t nelems,             \
+                                        int PE_start, int logPE_stride, int PE_size,               \
+                                        long *pSync) noexcept {                                    \
+    if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "shmem_fcollect" #BITS)) \
+      shoal::coll::fcollect(team, dest, source, nelems, BYTES, "shmem_fcollect" #BITS);            \
+  }                                                                                                \
+  SMA_WEAK_ALIAS(shmem_fcollect##BITS)                                                             \
+  extern "C" void pshmem_alltoall##BITS(void *dest, const void *source, size_t nelems,             \
+                                        int PE_start, int logPE_stride, int PE_size,               \
+                                        long *pSync) noexcept {                                    \
+    if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "shmem_alltoall" #BITS)) \
+      shoal::coll::alltoall(team, dest, source, nelems, BYTES, "shmem_alltoall" #BITS);            \
+  }                                                                                                \
+  SMA_WEAK_ALIAS(shmem_alltoall##BITS)                                                             \
+  extern "C" void pshmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst,            \
+                                         ptrdiff_t sst, size_t nelems, int PE_start,               \
+                                         int logPE_stride, int PE_size, long *pSync) noexcept {    \
+    if (shoal_team *team =                                                                         \
+            set_of(PE_start, logPE_stride, PE_size, pSync, "shmem_alltoalls" #BITS))               \
+      shoal::coll::alltoalls(team, dest, source, dst, sst, nelems, BYTES,                          \
+                             "shmem_alltoalls" #BITS);                                             \
+  }                                                                                                \
   SMA_WEAK_ALIAS(shmem_alltoalls##BITS)
 
 SMA_ACTIVE_SET_SIZED(32, 4)
@@ -145,25 +143,25 @@ SMA_ACTIVE_SET_SIZED(64, 8)
 
 // ---- shmem_TYPENAME_OP_to_all ------------------------------------------------------------------
 // Types: SMA_TO_ALL_*_TYPES of type_tables.def.
-#define SMA_TO_ALL_FORM(TN, T, OPNAME, OP)                                                        \
-  extern "C" void pshmem_##TN##_##OPNAME##_to_all(T *dest, const T *source, int nreduce,          \
-                                                  int PE_start, int logPE_stride, int PE_size,   \
-                                                  T *pWrk, long *pSync) noexcept {               \
-    (void)pWrk;                                                                                   \
-    to_all(dest, source, nreduce, sizeof(T), &combine<ReduceOp::OP, T>, PE_start, logPE_stride,   \
-           PE_size, pSync, "shmem_" #TN "_" #OPNAME "_to_all");                                   \
-  }                                                                                               \
+#define SMA_TO_ALL_FORM(TN, T, OPNAME, OP)                                                      \
+  extern "C" void pshmem_##TN##_##OPNAME##_to_all(T *dest, const T *source, int nreduce,        \
+                                                  int PE_start, int logPE_stride, int PE_size,  \
+                                                  T *pWrk, long *pSync) noexcept {              \
+    (void)pWrk;                                                                                 \
+    to_all(dest, source, nreduce, sizeof(T), &combine<ReduceOp::OP, T>, PE_start, logPE_stride, \
+           PE_size, pSync, "shmem_" #TN "_" #OPNAME "_to_all");                                 \
+  }                                                                                             \
   SMA_WEAK_ALIAS(shmem_##TN##_##OPNAME##_to_all)
 
-#define SMA_TO_ALL_BITWISE(TN, T)          \
-  SMA_TO_ALL_FORM(TN, T, and, bit_and)     \
-  SMA_TO_ALL_FORM(TN, T, or, bit_or)       \
+#define SMA_TO_ALL_BITWISE(TN, T)      \
+  SMA_TO_ALL_FORM(TN, T, and, bit_and) \
+  SMA_TO_ALL_FORM(TN, T, or, bit_or)   \
   SMA_TO_ALL_FORM(TN, T, xor, bit_xor)
-#define SMA_TO_ALL_COMPARE(TN, T)          \
-  SMA_TO_ALL_FORM(TN, T, max, max)         \
+#define SMA_TO_ALL_COMPARE(TN, T)  \
+  SMA_TO_ALL_FORM(TN, T, max, max) \
   SMA_TO_ALL_FORM(TN, T, min, min)
-#define SMA_TO_ALL_ARITH(TN, T)            \
-  SMA_TO_ALL_FORM(TN, T, sum, sum)         \
+#define SMA_TO_ALL_ARITH(TN, T)    \
+  SMA_TO_ALL_FORM(TN, T, sum, sum) \
   SMA_TO_ALL_FORM(TN, T, prod, prod)
 
 SMA_TO_ALL_INTEGER_TYPES(SMA_TO_ALL_BITWISE)

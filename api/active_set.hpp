@@ -17,7 +17,7 @@ void broadcast(void *dest, const void *source, std::size_t nelems, std::size_t e
 
 // Reduction over the active set; a negative nreduce is logged and nothing happens.
 void to_all(void *dest, const void *source, int nreduce, std::size_t elem_size,
-            shoal::coll::Combine combine, int PE_start, int logPE_stride, int PE_size,
-            long *pSync, const char *routine) noexcept;
+            shoal::coll::Combine combine, int PE_start, int logPE_stride, int PE_size, long *pSync,
+            const char *routine) noexcept;
 
 }  // namespace shoal::active_set

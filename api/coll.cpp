@@ -14,36 +14,37 @@ SMA_WEAK_ALIAS(shmem_sync_all)
 
 // NAME is the routine's name after "shmem_" and "shmem_TYPENAME_" alike; T the element type
 // (void for the mem forms, whose elements are bytes); SIZE its size in bytes.
-#define SMA_TEAM_COLL_FORMS(PNAME, NAME, T, SIZE)                                                 \
-  extern "C" int pshmem_##PNAME##broadcast##NAME(shmem_team_t team, T *dest, const T *source,    \
-                                                 size_t nelems, int PE_root) noexcept {          \
-    return shoal::coll::broadcast(team, dest, source, nelems, SIZE, PE_root,                      \
-                                  "shmem_" #PNAME "broadcast" #NAME);                             \
-  }                                                                                               \
-  SMA_WEAK_ALIAS(shmem_##PNAME##broadcast##NAME)                                                  \
-  extern "C" int pshmem_##PNAME##collect##NAME(shmem_team_t team, T *dest, const T *source,      \
-                                               size_t nelems) noexcept {                         \
-    return shoal::coll::collect(team, dest, source, nelems, SIZE, "shmem_" #PNAME "collect" #NAME); \
-  }                                                                                               \
-  SMA_WEAK_ALIAS(shmem_##PNAME##collect##NAME)                                                    \
-  extern "C" int pshmem_##PNAME##fcollect##NAME(shmem_team_t team, T *dest, const T *source,     \
-                                                size_t nelems) noexcept {                        \
-    return shoal::coll::fcollect(team, dest, source, nelems, SIZE,                                \
-                                 "shmem_" #PNAME "fcollect" #NAME);                               \
-  }                                                                                               \
-  SMA_WEAK_ALIAS(shmem_##PNAME##fcollect##NAME)                                                   \
-  extern "C" int pshmem_##PNAME##alltoall##NAME(shmem_team_t team, T *dest, const T *source,     \
-                                                size_t nelems) noexcept {                        \
-    return shoal::coll::alltoall(team, dest, source, nelems, SIZE,                                \
-                                 "shmem_" #PNAME "alltoall" #NAME);                               \
-  }                                                                                               \
-  SMA_WEAK_ALIAS(shmem_##PNAME##alltoall##NAME)                                                   \
-  extern "C" int pshmem_##PNAME##alltoalls##NAME(shmem_team_t team, T *dest, const T *source,    \
-                                                 ptrdiff_t dst, ptrdiff_t sst,                    \
-                                                 size_t nelems) noexcept {                        \
-    return shoal::coll::alltoalls(team, dest, source, dst, sst, nelems, SIZE,                     \
-                                  "shmem_" #PNAME "alltoalls" #NAME);                             \
-  }                                                                                               \
+#define SMA_TEAM_COLL_FORMS(PNAME, NAME, T, SIZE)                                             \
+  extern "C" int pshmem_##PNAME##broadcast##NAME(shmem_team_t team, T *dest, const T *source, \
+                                                 size_t nelems, int PE_root) noexcept {       \
+    return shoal::coll::broadcast(team, dest, source, nelems, SIZE, PE_root,                  \
+                                  "shmem_" #PNAME "broadcast" #NAME);                         \
+  }                                                                                           \
+  SMA_WEAK_ALIAS(shmem_##PNAME##broadcast##NAME)                                              \
+  extern "C" int pshmem_##PNAME##collect##NAME(shmem_team_t team, T *dest, const T *source,   \
+                                               size_t nelems) noexcept {                      \
+    return shoal::coll::collect(team, dest, source, nelems, SIZE,                             \
+                                "shmem_" #PNAME "collect" #NAME);                             \
+  }                                                                                           \
+  SMA_WEAK_ALIAS(shmem_##PNAME##collect##NAME)                                                \
+  extern "C" int pshmem_##PNAME##fcollect##NAME(shmem_team_t team, T *dest, const T *source,  \
+                                                size_t nelems) noexcept {                     \
+    return shoal::coll::fcollect(team, dest, source, nelems, SIZE,                            \
+                                 "shmem_" #PNAME "fcollect" #NAME);                           \
+  }                                                                                           \
+  SMA_WEAK_ALIAS(shmem_##PNAME##fcollect##NAME)                                               \
+  extern "C" int pshmem_##PNAME##alltoall##NAME(shmem_team_t team, T *dest, const T *source,  \
+                                                size_t nelems) noexcept {                     \
+    return shoal::coll::alltoall(team, dest, source, nelems, SIZE,                            \
+                                 "shmem_" #PNAME "alltoall" #NAME);                           \
+  }                                                                                           \
+  SMA_WEAK_ALIAS(shmem_##PNAME##alltoall##NAME)                                               \
+  extern "C" int pshmem_##PNAME##alltoalls##NAME(shmem_team_t team, T *dest, const T *source, \
+                                                 ptrdiff_t dst, ptrdiff_t sst,                \
+                                                 size_t nelems) noexcept {                    \
+    return shoal::coll::alltoalls(team, dest, source, dst, sst, nelems, SIZE,                 \
+                                  "shmem_" #PNAME "alltoalls" #NAME);                         \
+  }                                                                                           \
   SMA_WEAK_ALIAS(shmem_##PNAME##alltoalls##NAME)
 
 // ---- typed: shmem_TYPENAME_{broadcast,collect,fcollect,alltoall,alltoalls} -------------------

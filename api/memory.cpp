@@ -48,9 +48,10 @@ void check_same_on_every_pe(const char *routine, const char *what, std::uint64_t
   if (all == nullptr) return;
   for (int pe = 1; pe < rt.n_pes; ++pe)
     if (all[pe] != all[0])
-      shoal::fatal(fmt::format("{}: PE {} asked for {}{}{}, PE 0 for {}{}{} (SMA_DEBUG check: "
-                               "every PE must make the same call)",
-                               routine, pe, what, all[pe], unit, what, all[0], unit));
+      shoal::fatal(
+          fmt::format("{}: PE {} asked for {}{}{}, PE 0 for {}{}{} (SMA_DEBUG check: "
+                      "every PE must make the same call)",
+                      routine, pe, what, all[pe], unit, what, all[0], unit));
 }
 
 // Commits the memory of the heap up to offset `end` on every PE, so that a block is never handed
@@ -112,9 +113,10 @@ std::size_t block_offset(const void *ptr, const char *routine) noexcept {
   shoal::Runtime &rt = *g_runtime;
   const auto a = reinterpret_cast<std::uintptr_t>(ptr);
   if (a - rt.heap_base >= rt.heap_size || !rt.allocator.block_size(a - rt.heap_base))
-    shoal::fatal(fmt::format("{}: {} is not a live block of the symmetric heap (never allocated "
-                             "by shmem_malloc, or already freed)",
-                             routine, ptr));
+    shoal::fatal(
+        fmt::format("{}: {} is not a live block of the symmetric heap (never allocated "
+                    "by shmem_malloc, or already freed)",
+                    routine, ptr));
   return a - rt.heap_base;
 }
 
@@ -145,7 +147,8 @@ void *reallocate(void *ptr, std::size_t size, const char *routine) noexcept {
   shoal::Runtime &rt = running(routine);
   check_same_on_every_pe(routine, "", size, " bytes");
   check_same_on_every_pe(routine, "the block at heap offset ", offset_of(ptr), "");
-  if (ptr == nullptr) return aligned_malloc(shoal::heap::HeapAllocator::kMinAlignment, size, routine);
+  if (ptr == nullptr)
+    return aligned_malloc(shoal::heap::HeapAllocator::kMinAlignment, size, routine);
   if (size == 0) {
     release(ptr, routine);
     return nullptr;
@@ -154,8 +157,8 @@ void *reallocate(void *ptr, std::size_t size, const char *routine) noexcept {
   const std::size_t offset = block_offset(ptr, routine);
   void *result = ptr;
   // Growing in place needs the memory behind the block (refused: it moves, if it can).
-  const bool memory_behind = offset + size <= rt.heap_committed ||
-                             commit_on_every_pe(offset + size, routine);
+  const bool memory_behind =
+      offset + size <= rt.heap_committed || commit_on_every_pe(offset + size, routine);
   if (!memory_behind || !rt.allocator.grow_in_place(offset, size)) {
     const std::size_t old_size = *rt.allocator.block_size(offset);
     result = allocate(size, shoal::heap::HeapAllocator::kMinAlignment, routine);

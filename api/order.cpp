@@ -4,7 +4,9 @@
 #include "rma/rma.hpp"
 #include "status.hpp"
 
-extern "C" void pshmem_fence(void) noexcept { shoal::rma::fence(&shoal_ctx_default, "shmem_fence"); }
+extern "C" void pshmem_fence(void) noexcept {
+  shoal::rma::fence(&shoal_ctx_default, "shmem_fence");
+}
 SMA_WEAK_ALIAS(shmem_fence)
 // On SHMEM_CTX_INVALID, fence and quiet perform no operation (OpenSHMEM 1.5, 1.6); a call
 // outside init..finalize is still an error.
@@ -21,7 +23,9 @@ extern "C" void pshmem_ctx_fence(shmem_ctx_t ctx) noexcept {
   shoal::rma::fence(ctx, "shmem_ctx_fence");
 }
 SMA_WEAK_ALIAS(shmem_ctx_fence)
-extern "C" void pshmem_quiet(void) noexcept { shoal::rma::quiet(&shoal_ctx_default, "shmem_quiet"); }
+extern "C" void pshmem_quiet(void) noexcept {
+  shoal::rma::quiet(&shoal_ctx_default, "shmem_quiet");
+}
 SMA_WEAK_ALIAS(shmem_quiet)
 extern "C" void pshmem_ctx_quiet(shmem_ctx_t ctx) noexcept {
   if (invalid_ctx(ctx, "shmem_ctx_quiet")) return;

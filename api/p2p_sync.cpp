@@ -17,14 +17,14 @@ static_assert(SHMEM_CMP_EQ == static_cast<int>(p2p::Cmp::eq) &&
               "the p2p layer and shmem.h disagree on the comparison operators");
 
 // ---- one variable: shmem_TYPENAME_{wait_until,test} (short/ushort deprecated since 1.5) -----
-#define SMA_P2P_SCALAR(TN, T)                                                                   \
-  extern "C" void pshmem_##TN##_wait_until(T *ivar, int cmp, T cmp_value) noexcept {            \
-    (void)p2p::wait_until<T>(ivar, cmp, cmp_value, "shmem_" #TN "_wait_until");                 \
-  }                                                                                             \
-  SMA_WEAK_ALIAS(shmem_##TN##_wait_until)                                                       \
-  extern "C" int pshmem_##TN##_test(T *ivar, int cmp, T cmp_value) noexcept {                   \
-    return p2p::test<T>(ivar, cmp, cmp_value, "shmem_" #TN "_test");                            \
-  }                                                                                             \
+#define SMA_P2P_SCALAR(TN, T)                                                        \
+  extern "C" void pshmem_##TN##_wait_until(T *ivar, int cmp, T cmp_value) noexcept { \
+    (void)p2p::wait_until<T>(ivar, cmp, cmp_value, "shmem_" #TN "_wait_until");      \
+  }                                                                                  \
+  SMA_WEAK_ALIAS(shmem_##TN##_wait_until)                                            \
+  extern "C" int pshmem_##TN##_test(T *ivar, int cmp, T cmp_value) noexcept {        \
+    return p2p::test<T>(ivar, cmp, cmp_value, "shmem_" #TN "_test");                 \
+  }                                                                                  \
   SMA_WEAK_ALIAS(shmem_##TN##_test)
 
 SMA_SYNC_TYPES(SMA_P2P_SCALAR)
@@ -33,18 +33,16 @@ SMA_SYNC_DEPRECATED_TYPES(SMA_P2P_SCALAR)
 // ---- arrays: shmem_TYPENAME_{wait_until,test}_{all,any,some}[_vector] -----------------------
 // One macro per routine shape, stamped for the scalar comparison value (VSUFFIX empty, VPARAM
 // `T cmp_value`, stride 0) and for the _vector forms (one comparison value per element).
-#define SMA_P2P_ARRAY(TN, T, VSUFFIX, VPARAM, VPTR, STRIDE)                                    \
-  extern "C" void pshmem_##TN##_wait_until_all##VSUFFIX(T *ivars, size_t nelems,                \
-                                                        const int *status, int cmp,             \
-                                                        VPARAM) noexcept {                      \
+#define SMA_P2P_ARRAY(TN, T, VSUFFIX, VPARAM, VPTR, STRIDE)                                     \
+  extern "C" void pshmem_##TN##_wait_until_all##VSUFFIX(                                        \
+      T *ivars, size_t nelems, const int *status, int cmp, VPARAM) noexcept {                   \
     p2p::wait_until_all<T>(ivars, nelems, status, cmp, VPTR, STRIDE,                            \
                            "shmem_" #TN "_wait_until_all" #VSUFFIX);                            \
   }                                                                                             \
   SMA_WEAK_ALIAS(shmem_##TN##_wait_until_all##VSUFFIX)                                          \
-  extern "C" size_t pshmem_##TN##_wait_until_any##VSUFFIX(T *ivars, size_t nelems,              \
-                                                          const int *status, int cmp,           \
-                                                          VPARAM) noexcept {                    \
-    return p2p::wait_until_any<T>(ivars, nelems, status, cmp, VPTR, STRIDE,                    \
+  extern "C" size_t pshmem_##TN##_wait_until_any##VSUFFIX(                                      \
+      T *ivars, size_t nelems, const int *status, int cmp, VPARAM) noexcept {                   \
+    return p2p::wait_until_any<T>(ivars, nelems, status, cmp, VPTR, STRIDE,                     \
                                   "shmem_" #TN "_wait_until_any" #VSUFFIX);                     \
   }                                                                                             \
   SMA_WEAK_ALIAS(shmem_##TN##_wait_until_any##VSUFFIX)                                          \
@@ -73,8 +71,8 @@ SMA_SYNC_DEPRECATED_TYPES(SMA_P2P_SCALAR)
   }                                                                                             \
   SMA_WEAK_ALIAS(shmem_##TN##_test_some##VSUFFIX)
 
-#define SMA_P2P_ARRAYS(TN, T)                                            \
-  SMA_P2P_ARRAY(TN, T, , T cmp_value, &cmp_value, 0)                     \
+#define SMA_P2P_ARRAYS(TN, T)                        \
+  SMA_P2P_ARRAY(TN, T, , T cmp_value, &cmp_value, 0) \
   SMA_P2P_ARRAY(TN, T, _vector, T *cmp_values, cmp_values, 1)
 SMA_SYNC_TYPES(SMA_P2P_ARRAYS)
 // short and unsigned short too: not in the specification's table (its typed short forms exist
@@ -97,10 +95,10 @@ SMA_WEAK_ALIAS(shmem_signal_wait_until)
   X(long, long)                      \
   X(longlong, long long)
 
-#define SMA_P2P_WAIT(TN, T)                                                                    \
-  extern "C" void pshmem_##TN##_wait(T *ivar, T cmp_value) noexcept {                          \
-    (void)p2p::wait_until<T>(ivar, SHMEM_CMP_NE, cmp_value, "shmem_" #TN "_wait");             \
-  }                                                                                            \
+#define SMA_P2P_WAIT(TN, T)                                                        \
+  extern "C" void pshmem_##TN##_wait(T *ivar, T cmp_value) noexcept {              \
+    (void)p2p::wait_until<T>(ivar, SHMEM_CMP_NE, cmp_value, "shmem_" #TN "_wait"); \
+  }                                                                                \
   SMA_WEAK_ALIAS(shmem_##TN##_wait)
 SMA_WAIT_DEPRECATED_TYPES(SMA_P2P_WAIT)
 

@@ -11,22 +11,22 @@ using shoal::coll::combine;
 using shoal::coll::ReduceOp;
 
 #define SMA_REDUCE_FORM(TN, T, OPNAME, OP)                                                        \
-  extern "C" int pshmem_##TN##_##OPNAME##_reduce(shmem_team_t team, T *dest, const T *source,    \
+  extern "C" int pshmem_##TN##_##OPNAME##_reduce(shmem_team_t team, T *dest, const T *source,     \
                                                  size_t nreduce) noexcept {                       \
     return shoal::coll::reduce(team, dest, source, nreduce, sizeof(T), &combine<ReduceOp::OP, T>, \
-                               "shmem_" #TN "_" #OPNAME "_reduce");                              \
+                               "shmem_" #TN "_" #OPNAME "_reduce");                               \
   }                                                                                               \
   SMA_WEAK_ALIAS(shmem_##TN##_##OPNAME##_reduce)
 
-#define SMA_REDUCE_BITWISE(TN, T)            \
-  SMA_REDUCE_FORM(TN, T, and, bit_and)       \
-  SMA_REDUCE_FORM(TN, T, or, bit_or)         \
+#define SMA_REDUCE_BITWISE(TN, T)      \
+  SMA_REDUCE_FORM(TN, T, and, bit_and) \
+  SMA_REDUCE_FORM(TN, T, or, bit_or)   \
   SMA_REDUCE_FORM(TN, T, xor, bit_xor)
-#define SMA_REDUCE_COMPARE(TN, T)            \
-  SMA_REDUCE_FORM(TN, T, max, max)           \
+#define SMA_REDUCE_COMPARE(TN, T)  \
+  SMA_REDUCE_FORM(TN, T, max, max) \
   SMA_REDUCE_FORM(TN, T, min, min)
-#define SMA_REDUCE_ARITH(TN, T)              \
-  SMA_REDUCE_FORM(TN, T, sum, sum)           \
+#define SMA_REDUCE_ARITH(TN, T)    \
+  SMA_REDUCE_FORM(TN, T, sum, sum) \
   SMA_REDUCE_FORM(TN, T, prod, prod)
 
 // ---- shmem_TYPENAME_{and,or,xor}_reduce --------------------------------------------------------
@@ -41,15 +41,15 @@ SMA_REDUCE_COMPARE_TYPES(SMA_REDUCE_ARITH)
 SMA_REDUCE_ARITH_COMPLEX_TYPES(SMA_REDUCE_ARITH)
 
 // ---- shmem_TYPENAME_sum_{inscan,exscan} (1.6): the types of sum_reduce -------------------------
-#define SMA_SCAN_FORM(TN, T, KIND, EXCLUSIVE)                                                     \
-  extern "C" int pshmem_##TN##_sum_##KIND(shmem_team_t team, T *dest, const T *source,           \
-                                          size_t nelems) noexcept {                               \
-    return shoal::coll::scan(team, dest, source, nelems, sizeof(T), &combine<ReduceOp::sum, T>,   \
-                             EXCLUSIVE, "shmem_" #TN "_sum_" #KIND);                              \
-  }                                                                                               \
+#define SMA_SCAN_FORM(TN, T, KIND, EXCLUSIVE)                                                   \
+  extern "C" int pshmem_##TN##_sum_##KIND(shmem_team_t team, T *dest, const T *source,          \
+                                          size_t nelems) noexcept {                             \
+    return shoal::coll::scan(team, dest, source, nelems, sizeof(T), &combine<ReduceOp::sum, T>, \
+                             EXCLUSIVE, "shmem_" #TN "_sum_" #KIND);                            \
+  }                                                                                             \
   SMA_WEAK_ALIAS(shmem_##TN##_sum_##KIND)
-#define SMA_SCANS(TN, T)                   \
-  SMA_SCAN_FORM(TN, T, inscan, false)      \
+#define SMA_SCANS(TN, T)              \
+  SMA_SCAN_FORM(TN, T, inscan, false) \
   SMA_SCAN_FORM(TN, T, exscan, true)
 
 SMA_REDUCE_COMPARE_TYPES(SMA_SCANS)

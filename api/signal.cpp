@@ -24,37 +24,37 @@ using shoal::signal::put_signal;
 #define SMA_SIGNAL_PARAMS uint64_t *sig_addr, uint64_t signal, int sig_op, int pe
 
 // ---- typed: shmem_[ctx_]TYPENAME_put_signal[_nbi] --------------------------------------------
-#define SMA_PUT_SIGNAL_TYPED(TN, T, SUFFIX, NBI, CTXN, CTXP, CTXA)                               \
-  extern "C" void pshmem_##CTXN##TN##_put_signal##SUFFIX(                                        \
-      CTXP() T *dest, const T *source, size_t nelems, SMA_SIGNAL_PARAMS) noexcept {              \
-    constexpr const char *routine = "shmem_" #CTXN #TN "_put_signal" #SUFFIX;                   \
-    put_signal(CTXA, dest, source, byte_size(nelems, sizeof(T), dest, pe, routine), sig_addr,    \
-               signal, sig_op, pe, NBI, routine);                                                \
-  }                                                                                              \
+#define SMA_PUT_SIGNAL_TYPED(TN, T, SUFFIX, NBI, CTXN, CTXP, CTXA)                            \
+  extern "C" void pshmem_##CTXN##TN##_put_signal##SUFFIX(                                     \
+      CTXP() T *dest, const T *source, size_t nelems, SMA_SIGNAL_PARAMS) noexcept {           \
+    constexpr const char *routine = "shmem_" #CTXN #TN "_put_signal" #SUFFIX;                 \
+    put_signal(CTXA, dest, source, byte_size(nelems, sizeof(T), dest, pe, routine), sig_addr, \
+               signal, sig_op, pe, NBI, routine);                                             \
+  }                                                                                           \
   SMA_WEAK_ALIAS(shmem_##CTXN##TN##_put_signal##SUFFIX)
 
-#define SMA_PUT_SIGNAL_TYPED_ALL(TN, T)                                 \
-  SMA_PUT_SIGNAL_TYPED(TN, T, , false, , SMA_NO_PARAM, dflt())          \
-  SMA_PUT_SIGNAL_TYPED(TN, T, _nbi, true, , SMA_NO_PARAM, dflt())       \
-  SMA_PUT_SIGNAL_TYPED(TN, T, , false, ctx_, SMA_CTX_PARAM, ctx)        \
+#define SMA_PUT_SIGNAL_TYPED_ALL(TN, T)                           \
+  SMA_PUT_SIGNAL_TYPED(TN, T, , false, , SMA_NO_PARAM, dflt())    \
+  SMA_PUT_SIGNAL_TYPED(TN, T, _nbi, true, , SMA_NO_PARAM, dflt()) \
+  SMA_PUT_SIGNAL_TYPED(TN, T, , false, ctx_, SMA_CTX_PARAM, ctx)  \
   SMA_PUT_SIGNAL_TYPED(TN, T, _nbi, true, ctx_, SMA_CTX_PARAM, ctx)
 SMA_RMA_TYPES(SMA_PUT_SIGNAL_TYPED_ALL)
 
 // ---- sized and bytes: shmem_[ctx_]put{BITS,mem}_signal[_nbi] -------------------------------
 // NAME is put8 ... put128 or putmem, BYTES the element size (1 for mem).
-#define SMA_PUT_SIGNAL_UNTYPED(NAME, BYTES, SUFFIX, NBI, CTXN, CTXP, CTXA)                       \
-  extern "C" void pshmem_##CTXN##NAME##_signal##SUFFIX(                                          \
-      CTXP() void *dest, const void *source, size_t nelems, SMA_SIGNAL_PARAMS) noexcept {        \
-    constexpr const char *routine = "shmem_" #CTXN #NAME "_signal" #SUFFIX;                     \
-    put_signal(CTXA, dest, source, byte_size(nelems, BYTES, dest, pe, routine), sig_addr,        \
-               signal, sig_op, pe, NBI, routine);                                                \
-  }                                                                                              \
+#define SMA_PUT_SIGNAL_UNTYPED(NAME, BYTES, SUFFIX, NBI, CTXN, CTXP, CTXA)                        \
+  extern "C" void pshmem_##CTXN##NAME##_signal##SUFFIX(                                           \
+      CTXP() void *dest, const void *source, size_t nelems, SMA_SIGNAL_PARAMS) noexcept {         \
+    constexpr const char *routine = "shmem_" #CTXN #NAME "_signal" #SUFFIX;                       \
+    put_signal(CTXA, dest, source, byte_size(nelems, BYTES, dest, pe, routine), sig_addr, signal, \
+               sig_op, pe, NBI, routine);                                                         \
+  }                                                                                               \
   SMA_WEAK_ALIAS(shmem_##CTXN##NAME##_signal##SUFFIX)
 
-#define SMA_PUT_SIGNAL_UNTYPED_ALL(NAME, BYTES)                                 \
-  SMA_PUT_SIGNAL_UNTYPED(NAME, BYTES, , false, , SMA_NO_PARAM, dflt())          \
-  SMA_PUT_SIGNAL_UNTYPED(NAME, BYTES, _nbi, true, , SMA_NO_PARAM, dflt())       \
-  SMA_PUT_SIGNAL_UNTYPED(NAME, BYTES, , false, ctx_, SMA_CTX_PARAM, ctx)        \
+#define SMA_PUT_SIGNAL_UNTYPED_ALL(NAME, BYTES)                           \
+  SMA_PUT_SIGNAL_UNTYPED(NAME, BYTES, , false, , SMA_NO_PARAM, dflt())    \
+  SMA_PUT_SIGNAL_UNTYPED(NAME, BYTES, _nbi, true, , SMA_NO_PARAM, dflt()) \
+  SMA_PUT_SIGNAL_UNTYPED(NAME, BYTES, , false, ctx_, SMA_CTX_PARAM, ctx)  \
   SMA_PUT_SIGNAL_UNTYPED(NAME, BYTES, _nbi, true, ctx_, SMA_CTX_PARAM, ctx)
 #define SMA_PUT_SIGNAL_SIZED_ALL(BITS, BYTES) SMA_PUT_SIGNAL_UNTYPED_ALL(put##BITS, BYTES)
 SMA_RMA_SIZES(SMA_PUT_SIGNAL_SIZED_ALL)
@@ -66,11 +66,11 @@ extern "C" uint64_t pshmem_signal_fetch(const uint64_t *sig_addr) noexcept {
 }
 SMA_WEAK_ALIAS(shmem_signal_fetch)
 
-#define SMA_SIGNAL_UPDATE(NAME, OP, CTXN, CTXP, CTXA)                                           \
-  extern "C" void pshmem_##CTXN##signal_##NAME(CTXP() uint64_t *sig_addr, uint64_t signal,      \
-                                               int pe) noexcept {                               \
-    shoal::signal::update(CTXA, sig_addr, signal, OP, pe, "shmem_" #CTXN "signal_" #NAME);     \
-  }                                                                                             \
+#define SMA_SIGNAL_UPDATE(NAME, OP, CTXN, CTXP, CTXA)                                      \
+  extern "C" void pshmem_##CTXN##signal_##NAME(CTXP() uint64_t *sig_addr, uint64_t signal, \
+                                               int pe) noexcept {                          \
+    shoal::signal::update(CTXA, sig_addr, signal, OP, pe, "shmem_" #CTXN "signal_" #NAME); \
+  }                                                                                        \
   SMA_WEAK_ALIAS(shmem_##CTXN##signal_##NAME)
 
 SMA_SIGNAL_UPDATE(add, shoal::amo::Op::add, , SMA_NO_PARAM, dflt())

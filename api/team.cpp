@@ -44,8 +44,8 @@ SMA_WEAK_ALIAS(shmem_team_translate_pe)
 extern "C" int pshmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
                                          const shmem_team_config_t *config, long config_mask,
                                          shmem_team_t *new_team) noexcept {
-  return shoal::coll::split_strided(parent_team, start, stride, size, config, config_mask,
-                                    new_team, "shmem_team_split_strided");
+  return shoal::coll::split_strided(parent_team, start, stride, size, config, config_mask, new_team,
+                                    "shmem_team_split_strided");
 }
 SMA_WEAK_ALIAS(shmem_team_split_strided)
 

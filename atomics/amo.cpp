@@ -14,16 +14,22 @@ ucp_atomic_op_t ucx_opcode(Op op) noexcept {
   switch (op) {
     case Op::fetch:  // UCX has no plain atomic read: add zero
     case Op::fetch_add:
-    case Op::add: return UCP_ATOMIC_OP_ADD;
+    case Op::add:
+      return UCP_ATOMIC_OP_ADD;
     case Op::set:  // UCX has no plain atomic write: swap and drop the old value
-    case Op::swap: return UCP_ATOMIC_OP_SWAP;
-    case Op::compare_swap: return UCP_ATOMIC_OP_CSWAP;
+    case Op::swap:
+      return UCP_ATOMIC_OP_SWAP;
+    case Op::compare_swap:
+      return UCP_ATOMIC_OP_CSWAP;
     case Op::fetch_and:
-    case Op::bit_and: return UCP_ATOMIC_OP_AND;
+    case Op::bit_and:
+      return UCP_ATOMIC_OP_AND;
     case Op::fetch_or:
-    case Op::bit_or: return UCP_ATOMIC_OP_OR;
+    case Op::bit_or:
+      return UCP_ATOMIC_OP_OR;
     case Op::fetch_xor:
-    case Op::bit_xor: return UCP_ATOMIC_OP_XOR;
+    case Op::bit_xor:
+      return UCP_ATOMIC_OP_XOR;
   }
   return UCP_ATOMIC_OP_ADD;
 }
@@ -49,9 +55,10 @@ void ucx_execute(shoal_ctx *ctx, Op op, const rma::Target &t, Word value, Word c
   param.datatype = ucp_dt_make_contig(sizeof(Word));
   param.reply_buffer = reply;
   ctx->ucx_pending.store(true, std::memory_order_relaxed);
-  ucs_status_ptr_t request = ucp_atomic_op_nbx(worker.ep(pe), ucx_opcode(op), &operand, 1,
-                                               t.remote, worker.rkey(pe, t.segment), &param);
-  const Status s = fetching ? worker.wait(request, routine) : worker.track(request, routine, reply_word);
+  ucs_status_ptr_t request = ucp_atomic_op_nbx(worker.ep(pe), ucx_opcode(op), &operand, 1, t.remote,
+                                               worker.rkey(pe, t.segment), &param);
+  const Status s =
+      fetching ? worker.wait(request, routine) : worker.track(request, routine, reply_word);
   if (s != Status::ok)
     fatal(fmt::format("{}: the atomic operation on PE {} failed in UCX", routine, pe));
   if (fetching) *result = fetched;
@@ -60,8 +67,8 @@ void ucx_execute(shoal_ctx *ctx, Op op, const rma::Target &t, Word value, Word c
 }  // namespace
 
 template <typename Word>
-void execute_full(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe,
-                  Word *result, const char *routine) noexcept {
+void execute_full(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe, Word *result,
+                  const char *routine) noexcept {
   rma::check_ctx(ctx, routine);
   pe = rma::to_world(ctx, pe, routine);
   if (reinterpret_cast<std::uintptr_t>(dest) % sizeof(Word) != 0)

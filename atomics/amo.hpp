@@ -23,8 +23,18 @@
 namespace shoal::amo {
 
 enum class Op : std::uint8_t {
-  fetch, set, swap, compare_swap, fetch_add, add, fetch_and, bit_and, fetch_or, bit_or,
-  fetch_xor, bit_xor
+  fetch,
+  set,
+  swap,
+  compare_swap,
+  fetch_add,
+  add,
+  fetch_and,
+  bit_and,
+  fetch_or,
+  bit_or,
+  fetch_xor,
+  bit_xor
 };
 
 // The operation as a CPU atomic instruction on mapped memory; returns the previous value (for
@@ -33,20 +43,28 @@ template <typename Word>
 inline Word cpu_execute(Op op, Word *p, Word value, Word compare) noexcept {
   constexpr int order = __ATOMIC_SEQ_CST;
   switch (op) {
-    case Op::fetch: return __atomic_load_n(p, order);
-    case Op::set: __atomic_store_n(p, value, order); return 0;
-    case Op::swap: return __atomic_exchange_n(p, value, order);
+    case Op::fetch:
+      return __atomic_load_n(p, order);
+    case Op::set:
+      __atomic_store_n(p, value, order);
+      return 0;
+    case Op::swap:
+      return __atomic_exchange_n(p, value, order);
     case Op::compare_swap:
       __atomic_compare_exchange_n(p, &compare, value, false, order, order);
       return compare;
     case Op::fetch_add:
-    case Op::add: return __atomic_fetch_add(p, value, order);
+    case Op::add:
+      return __atomic_fetch_add(p, value, order);
     case Op::fetch_and:
-    case Op::bit_and: return __atomic_fetch_and(p, value, order);
+    case Op::bit_and:
+      return __atomic_fetch_and(p, value, order);
     case Op::fetch_or:
-    case Op::bit_or: return __atomic_fetch_or(p, value, order);
+    case Op::bit_or:
+      return __atomic_fetch_or(p, value, order);
     case Op::fetch_xor:
-    case Op::bit_xor: return __atomic_fetch_xor(p, value, order);
+    case Op::bit_xor:
+      return __atomic_fetch_xor(p, value, order);
   }
   return 0;
 }
@@ -54,15 +72,16 @@ inline Word cpu_execute(Op op, Word *p, Word value, Word compare) noexcept {
 // Whether an AMO on world PE pe's mapped memory may be a CPU atomic instruction under the route
 // in force (see the atomicity rule above).
 inline bool cpu_route(const Runtime &rt, int world_pe) noexcept {
-  if (!rt.amo_routing.through_ucx) [[likely]] return true;
+  if (!rt.amo_routing.through_ucx) [[likely]]
+    return true;
   return world_pe == rt.my_pe && !rt.amo_routing.self_through_ucx;
 }
 
 // The full path: every check, then a CPU atomic on mapped memory or ucp_atomic_op_nbx.
 // `result` receives the previous value for fetching operations.
 template <typename Word>
-void execute_full(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe,
-                  Word *result, const char *routine) noexcept;
+void execute_full(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe, Word *result,
+                  const char *routine) noexcept;
 
 extern template void execute_full<std::uint32_t>(shoal_ctx *, Op, void *, std::uint32_t,
                                                  std::uint32_t, int, std::uint32_t *,
@@ -73,8 +92,8 @@ extern template void execute_full<std::uint64_t>(shoal_ctx *, Op, void *, std::u
 
 // The operation on raw words. Inlined into every API entry point, where `op` is a constant: an
 // aligned target in the mapped heap or globals of a PE on this node is one CPU atomic
-// instruction (on the CPU route). The nonblocking forms complete at once too (their result may be written before
-// the next quiet).
+// instruction (on the CPU route). The nonblocking forms complete at once too (their result may be
+// written before the next quiet).
 template <typename Word>
 inline void execute(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe,
                     Word *result, const char *routine) noexcept {

@@ -113,9 +113,10 @@ int home_pe(const Lock &l) noexcept {
 Word enter(const Lock &l, Word extra) noexcept {
   const Word before = amo_on(l, Op::fetch_or, l.node, kQueued | extra, 0, l.me);
   if (before != 0 && (before & kQueued) == 0)
-    fatal(fmt::format("{}: the lock {} on PE {} holds {:#x}: it was not 0 before first use or "
-                      "was changed by other means than the lock routines",
-                      l.routine, static_cast<void *>(l.tail), l.me, before));
+    fatal(
+        fmt::format("{}: the lock {} on PE {} holds {:#x}: it was not 0 before first use or "
+                    "was changed by other means than the lock routines",
+                    l.routine, static_cast<void *>(l.tail), l.me, before));
   return before;
 }
 
@@ -124,9 +125,10 @@ Word enter(const Lock &l, Word extra) noexcept {
 void set(long *lock, const char *routine) noexcept {
   const Lock l = prologue(lock, routine);
   if (enter(l, kWaiting) & kQueued)
-    fatal(fmt::format("{}: PE {} already holds or waits for the lock {} (a PE cannot take a "
-                      "lock twice), or the lock was not 0 before first use",
-                      routine, l.me, static_cast<void *>(lock)));
+    fatal(
+        fmt::format("{}: PE {} already holds or waits for the lock {} (a PE cannot take a "
+                    "lock twice), or the lock was not 0 before first use",
+                    routine, l.me, static_cast<void *>(lock)));
   progress_once();
   const Word pred = amo_on(l, Op::swap, l.tail, static_cast<Word>(l.me + 1), 0, home_pe(l));
   if (pred == 0) {
@@ -141,8 +143,7 @@ int test(long *lock, const char *routine) noexcept {
   const Lock l = prologue(lock, routine);
   if (enter(l, 0) & kQueued) return 1;  // this PE already holds or waits for it: it is set
   progress_once();
-  const Word tail =
-      amo_on(l, Op::compare_swap, l.tail, static_cast<Word>(l.me + 1), 0, home_pe(l));
+  const Word tail = amo_on(l, Op::compare_swap, l.tail, static_cast<Word>(l.me + 1), 0, home_pe(l));
   if (tail == 0) return 0;
   amo_on(l, Op::set, l.node, 0, 0, l.me);
   return 1;

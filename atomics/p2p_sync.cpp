@@ -16,9 +16,10 @@ Cmp check(int cmp, const char *routine) noexcept {
   // progress does not exist then.
   rma::check_ctx(&shoal_ctx_default, routine);
   if (cmp < static_cast<int>(Cmp::eq) || cmp > static_cast<int>(Cmp::ge))
-    fatal(fmt::format("{}: invalid comparison operator {} (expected one of SHMEM_CMP_EQ, "
-                      "SHMEM_CMP_NE, SHMEM_CMP_GT, SHMEM_CMP_GE, SHMEM_CMP_LT, SHMEM_CMP_LE)",
-                      routine, cmp));
+    fatal(
+        fmt::format("{}: invalid comparison operator {} (expected one of SHMEM_CMP_EQ, "
+                    "SHMEM_CMP_NE, SHMEM_CMP_GT, SHMEM_CMP_GE, SHMEM_CMP_LT, SHMEM_CMP_LE)",
+                    routine, cmp));
   return static_cast<Cmp>(cmp);
 }
 

@@ -51,12 +51,18 @@ T load(const T *p) noexcept {
 template <typename T>
 bool compare(T value, Cmp cmp, T ref) noexcept {
   switch (cmp) {
-    case Cmp::eq: return value == ref;
-    case Cmp::ne: return value != ref;
-    case Cmp::gt: return value > ref;
-    case Cmp::le: return value <= ref;
-    case Cmp::lt: return value < ref;
-    case Cmp::ge: return value >= ref;
+    case Cmp::eq:
+      return value == ref;
+    case Cmp::ne:
+      return value != ref;
+    case Cmp::gt:
+      return value > ref;
+    case Cmp::le:
+      return value <= ref;
+    case Cmp::lt:
+      return value < ref;
+    case Cmp::ge:
+      return value >= ref;
   }
   return false;
 }

@@ -24,9 +24,10 @@ namespace shoal::signal {
 amo::Op op_of(int sig_op, const char *routine) noexcept {
   if (sig_op == kSet) return amo::Op::set;
   if (sig_op == kAdd) return amo::Op::add;
-  fatal(fmt::format("{}: invalid signal operator {} (expected SHMEM_SIGNAL_SET or "
-                    "SHMEM_SIGNAL_ADD)",
-                    routine, sig_op));
+  fatal(
+      fmt::format("{}: invalid signal operator {} (expected SHMEM_SIGNAL_SET or "
+                  "SHMEM_SIGNAL_ADD)",
+                  routine, sig_op));
 }
 
 void put_signal(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes,

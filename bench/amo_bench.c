@@ -62,12 +62,12 @@ static int is_rate(int t) { return t == ADD_RATE || t == PUT8_RATE; }
 
 struct options {
     int tests[NTESTS];
-    long iters;             /* 0: default */
-    long warmup;            /* -1: default */
+    long iters;  /* 0: default */
+    long warmup; /* -1: default */
     int window;
-    double max_time;        /* seconds per point, <= 0: no cap */
+    double max_time; /* seconds per point, <= 0: no cap */
     int check;
-    int target;             /* TARGET_HEAP or TARGET_GLOBAL */
+    int target; /* TARGET_HEAP or TARGET_GLOBAL */
 };
 
 /* --target global: the symmetric layout of main() in the data segment, for windows of up to
@@ -79,32 +79,32 @@ static long global_area[2 * 8 + 2 * GLOBAL_MAX_WINDOW] __attribute__((aligned(64
  * whatever would take longer than that on the machine at hand. */
 #define LAT_IT        1000000L
 #define RATE_IT       20000L
-#define MIN_CAPPED_IT 4L     /* --max-time never goes below this */
+#define MIN_CAPPED_IT 4L /* --max-time never goes below this */
 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: amo_bench [options]   (run on exactly 2 PEs)\n"
-        "  -t, --tests LIST     comma-separated tests, or 'all' (default all):\n"
-        "                       fadd_lat,cswap_lat,swap_lat,fetch_lat,add_lat,\n"
-        "                       add_rate,put8_rate\n"
-        "  -i, --iters N        timed iterations per point (default %ld; for\n"
-        "                       *_rate tests one iteration is one window, default %ld)\n"
-        "  -w, --warmup N       untimed warm-up iterations (default iters/10,\n"
-        "                       between 2 and 1000)\n"
-        "  -W, --window N       operations per window for *_rate (default 64)\n"
-        "  -T, --max-time SEC   cap the timed part of a point at about SEC seconds\n"
-        "                       by lowering the iteration count (default 0.05,\n"
-        "                       0 = no cap; never below 4 iterations; ignored\n"
-        "                       with --iters)\n"
-        "  -g, --target WHERE   heap (default) or global: the objects in a static\n"
-        "                       array (--window at most 1024)\n"
-        "  -n, --no-check       do not report the value verification (fetched\n"
-        "                       values are still compared, so timings match)\n"
-        "  -h, --help           this text\n"
-        "Output on PE 0: CSV 'test,size,value,unit,iters'; us = microseconds per\n"
-        "operation (lower is better), Mops/s = 10^6 operations/s (higher is better).\n",
-        LAT_IT, RATE_IT);
+            "usage: amo_bench [options]   (run on exactly 2 PEs)\n"
+            "  -t, --tests LIST     comma-separated tests, or 'all' (default all):\n"
+            "                       fadd_lat,cswap_lat,swap_lat,fetch_lat,add_lat,\n"
+            "                       add_rate,put8_rate\n"
+            "  -i, --iters N        timed iterations per point (default %ld; for\n"
+            "                       *_rate tests one iteration is one window, default %ld)\n"
+            "  -w, --warmup N       untimed warm-up iterations (default iters/10,\n"
+            "                       between 2 and 1000)\n"
+            "  -W, --window N       operations per window for *_rate (default 64)\n"
+            "  -T, --max-time SEC   cap the timed part of a point at about SEC seconds\n"
+            "                       by lowering the iteration count (default 0.05,\n"
+            "                       0 = no cap; never below 4 iterations; ignored\n"
+            "                       with --iters)\n"
+            "  -g, --target WHERE   heap (default) or global: the objects in a static\n"
+            "                       array (--window at most 1024)\n"
+            "  -n, --no-check       do not report the value verification (fetched\n"
+            "                       values are still compared, so timings match)\n"
+            "  -h, --help           this text\n"
+            "Output on PE 0: CSV 'test,size,value,unit,iters'; us = microseconds per\n"
+            "operation (lower is better), Mops/s = 10^6 operations/s (higher is better).\n",
+            LAT_IT, RATE_IT);
 }
 
 /* Returns 0 to run, 1 to exit successfully (help), -1 on a usage error.
@@ -122,7 +122,8 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    for (int t = 0; t < NTESTS; t++) o->tests[t] = 1;
+    for (int t = 0; t < NTESTS; t++)
+        o->tests[t] = 1;
     o->iters = 0;
     o->warmup = -1;
     o->window = 64;
@@ -136,25 +137,48 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
     const char *bad = NULL;
     while ((c = getopt_long(argc, argv, "t:i:w:W:T:g:nh", longopts, NULL)) != -1) {
         switch (c) {
-        case 't': if (parse_tests(optarg, test_names, NTESTS, o->tests)) bad = "bad value for --tests"; break;
-        case 'i': if (parse_long(optarg, 1, &o->iters)) bad = "bad value for --iters"; break;
-        case 'w': if (parse_long(optarg, 0, &o->warmup)) bad = "bad value for --warmup"; break;
+        case 't':
+            if (parse_tests(optarg, test_names, NTESTS, o->tests))
+                bad = "bad value for --tests";
+            break;
+        case 'i':
+            if (parse_long(optarg, 1, &o->iters))
+                bad = "bad value for --iters";
+            break;
+        case 'w':
+            if (parse_long(optarg, 0, &o->warmup))
+                bad = "bad value for --warmup";
+            break;
         case 'W':
-            if (parse_long(optarg, 1, &v) || v > 1000000) bad = "bad value for --window";
-            else o->window = (int)v;
+            if (parse_long(optarg, 1, &v) || v > 1000000)
+                bad = "bad value for --window";
+            else
+                o->window = (int)v;
             break;
         case 'T': {
             char *end;
             o->max_time = strtod(optarg, &end);
-            if (end == optarg || *end != '\0' || o->max_time < 0) bad = "bad value for --max-time";
+            if (end == optarg || *end != '\0' || o->max_time < 0)
+                bad = "bad value for --max-time";
             break;
         }
-        case 'g': if (parse_target(optarg, &o->target)) bad = "bad value for --target (heap or global)"; break;
-        case 'n': o->check = 0; break;
-        case 'h': if (!quiet) usage(stdout); return 1;
-        default: bad = "unknown option or missing argument"; break;
+        case 'g':
+            if (parse_target(optarg, &o->target))
+                bad = "bad value for --target (heap or global)";
+            break;
+        case 'n':
+            o->check = 0;
+            break;
+        case 'h':
+            if (!quiet)
+                usage(stdout);
+            return 1;
+        default:
+            bad = "unknown option or missing argument";
+            break;
         }
-        if (bad) break;
+        if (bad)
+            break;
     }
     if (!bad && optind < argc)
         bad = "unexpected argument";
@@ -174,15 +198,15 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
  * the target so far, which is also the value the target holds (it starts at
  * 0 for every test but fetch_lat). */
 struct point {
-    long *target;           /* the counter on PE 1 */
-    long *put_src;          /* window words on PE 0 (put8_rate) */
-    long *put_dst;          /* window words on PE 1 (put8_rate) */
+    long *target;  /* the counter on PE 1 */
+    long *put_src; /* window words on PE 0 (put8_rate) */
+    long *put_dst; /* window words on PE 1 (put8_rate) */
     int window;
-    int test;               /* which test the point runs */
-    long fetch_value;       /* what fetch_lat must read */
+    int test;         /* which test the point runs */
+    long fetch_value; /* what fetch_lat must read */
     long ops;
-    long bad;               /* fetched values that were wrong */
-    long bad_at, bad_got, bad_want;   /* the first one */
+    long bad;                       /* fetched values that were wrong */
+    long bad_at, bad_got, bad_want; /* the first one */
 };
 
 static void run_iters(int t, long n, struct point *p);
@@ -215,25 +239,29 @@ static void run_iters(int t, long n, struct point *p)
     case FADD_LAT:
         for (long i = 0; i < n; i++, ops++) {
             r = shmem_long_atomic_fetch_add(target, 1, peer);
-            if (r != ops) wrong_value(p, ops, r, ops);
+            if (r != ops)
+                wrong_value(p, ops, r, ops);
         }
         break;
     case CSWAP_LAT:
         for (long i = 0; i < n; i++, ops++) {
             r = shmem_long_atomic_compare_swap(target, ops, ops + 1, peer);
-            if (r != ops) wrong_value(p, ops, r, ops);
+            if (r != ops)
+                wrong_value(p, ops, r, ops);
         }
         break;
     case SWAP_LAT:
         for (long i = 0; i < n; i++, ops++) {
             r = shmem_long_atomic_swap(target, ops + 1, peer);
-            if (r != ops) wrong_value(p, ops, r, ops);
+            if (r != ops)
+                wrong_value(p, ops, r, ops);
         }
         break;
     case FETCH_LAT:
         for (long i = 0; i < n; i++) {
             r = shmem_long_atomic_fetch(target, peer);
-            if (r != p->fetch_value) wrong_value(p, i, r, p->fetch_value);
+            if (r != p->fetch_value)
+                wrong_value(p, i, r, p->fetch_value);
         }
         break;
     case ADD_LAT:
@@ -286,7 +314,8 @@ int main(int argc, char **argv)
         if (me == 0)
             fprintf(stderr,
                     "amo_bench: needs exactly 2 PEs (PE 0 active, PE 1 target), "
-                    "got %d; run it as: oshrun -np 2 amo_bench\n", npes);
+                    "got %d; run it as: oshrun -np 2 amo_bench\n",
+                    npes);
         fflush(stderr);
         shmem_finalize();
         return 2;
@@ -307,7 +336,7 @@ int main(int argc, char **argv)
         shmem_finalize();
         return 1;
     }
-    memset(base, 0, words * sizeof(long));   /* touch every page before timing */
+    memset(base, 0, words * sizeof(long)); /* touch every page before timing */
     long *counter = &base[0];
     long *report = &base[line];
     struct point p;
@@ -332,7 +361,10 @@ int main(int argc, char **argv)
             continue;
         seed++;
         long iters = o.iters > 0 ? o.iters : is_rate(t) ? RATE_IT : LAT_IT;
-        long warm = o.warmup >= 0 ? o.warmup : iters / 10 < 2 ? 2 : iters / 10 > 1000 ? 1000 : iters / 10;
+        long warm = o.warmup >= 0       ? o.warmup
+                    : iters / 10 < 2    ? 2
+                    : iters / 10 > 1000 ? 1000
+                                        : iters / 10;
         double elapsed = 0.0;
 
         /* Fresh target for this point, set by its owner. */
@@ -390,7 +422,10 @@ int main(int argc, char **argv)
                 if (t == PUT8_RATE) {
                     *report = 0;
                     for (int w = 0; w < o.window; w++)
-                        if (p.put_dst[w] != put_pattern(w, seed)) { *report = w + 1; break; }
+                        if (p.put_dst[w] != put_pattern(w, seed)) {
+                            *report = w + 1;
+                            break;
+                        }
                 } else {
                     *report = *counter;
                 }
@@ -402,21 +437,25 @@ int main(int argc, char **argv)
                 int ok = 1;
                 if (p.bad) {
                     ok = 0;
-                    fprintf(stderr, "amo_bench: VERIFY FAILED: %s: %ld fetched value(s) "
+                    fprintf(stderr,
+                            "amo_bench: VERIFY FAILED: %s: %ld fetched value(s) "
                             "wrong, the first at operation %ld: got %ld, expected %ld\n",
                             test_names[t], p.bad, p.bad_at, p.bad_got, p.bad_want);
                 }
                 if (t == PUT8_RATE) {
                     if (seen != 0) {
                         ok = 0;
-                        fprintf(stderr, "amo_bench: VERIFY FAILED: %s: PE 1 slot %ld "
-                                "does not hold the value put there\n", test_names[t], seen - 1);
+                        fprintf(stderr,
+                                "amo_bench: VERIFY FAILED: %s: PE 1 slot %ld "
+                                "does not hold the value put there\n",
+                                test_names[t], seen - 1);
                     }
                 } else {
                     long want = t == FETCH_LAT ? p.fetch_value : p.ops;
                     if (seen != want) {
                         ok = 0;
-                        fprintf(stderr, "amo_bench: VERIFY FAILED: %s: the target on PE 1 "
+                        fprintf(stderr,
+                                "amo_bench: VERIFY FAILED: %s: the target on PE 1 "
                                 "holds %ld after the point, expected %ld\n",
                                 test_names[t], seen, want);
                     }
@@ -431,8 +470,8 @@ int main(int argc, char **argv)
         if (me == 0) {
             if (is_rate(t)) {
                 double ops = (double)o.window * (double)iters;
-                printf("%s,%zu,%.3f,Mops/s,%ld\n", test_names[t], sizeof(long),
-                       ops / elapsed / 1e6, iters);
+                printf("%s,%zu,%.3f,Mops/s,%ld\n", test_names[t], sizeof(long), ops / elapsed / 1e6,
+                       iters);
             } else {
                 printf("%s,%zu,%.3f,us,%ld\n", test_names[t], sizeof(long),
                        elapsed * 1e6 / (double)iters, iters);
@@ -448,8 +487,7 @@ int main(int argc, char **argv)
     /* The closing line tells a driver script that every result was
      * printed, whatever happens in shmem_finalize. */
     if (me == 0)
-        fprintf(stderr, "amo_bench: done: %d points, %d failed verification\n",
-                points, failures);
+        fprintf(stderr, "amo_bench: done: %d points, %d failed verification\n", points, failures);
     /* Everything is printed and flushed before finalize: some
      * implementations crash inside shmem_finalize. */
     fflush(stdout);

@@ -30,10 +30,17 @@ static inline int parse_size(const char *s, size_t *out)
     unsigned long long v = strtoull(s, &end, 10);
     if (errno || end == s || s[0] == '-')
         return -1;
-    if (*end == 'k' || *end == 'K') { v *= KIB; end++; }
-    else if (*end == 'm' || *end == 'M') { v *= MIB; end++; }
-    if (*end == 'i' || *end == 'I') end++;       /* accept KiB / MiB */
-    if (*end == 'b' || *end == 'B') end++;
+    if (*end == 'k' || *end == 'K') {
+        v *= KIB;
+        end++;
+    } else if (*end == 'm' || *end == 'M') {
+        v *= MIB;
+        end++;
+    }
+    if (*end == 'i' || *end == 'I')
+        end++; /* accept KiB / MiB */
+    if (*end == 'b' || *end == 'B')
+        end++;
     if (*end != '\0' || v == 0)
         return -1;
     *out = (size_t)v;
@@ -58,8 +65,14 @@ enum target_kind { TARGET_HEAP, TARGET_GLOBAL };
 
 static inline int parse_target(const char *s, int *out)
 {
-    if (strcmp(s, "heap") == 0) { *out = TARGET_HEAP; return 0; }
-    if (strcmp(s, "global") == 0) { *out = TARGET_GLOBAL; return 0; }
+    if (strcmp(s, "heap") == 0) {
+        *out = TARGET_HEAP;
+        return 0;
+    }
+    if (strcmp(s, "global") == 0) {
+        *out = TARGET_GLOBAL;
+        return 0;
+    }
     return -1;
 }
 
@@ -74,12 +87,16 @@ static inline int parse_tests(const char *list, const char *const *names, int n,
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
         if (strcmp(tok, "all") == 0) {
-            for (int t = 0; t < n; t++) selected[t] = 1;
+            for (int t = 0; t < n; t++)
+                selected[t] = 1;
             continue;
         }
         int found = 0;
         for (int t = 0; t < n; t++)
-            if (strcmp(tok, names[t]) == 0) { selected[t] = 1; found = 1; }
+            if (strcmp(tok, names[t]) == 0) {
+                selected[t] = 1;
+                found = 1;
+            }
         if (!found)
             return -1;
     }

@@ -83,7 +83,7 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(SHMEM_MAJOR_VERSION) && defined(SHMEM_MINOR_VERSION) && \
+#if defined(SHMEM_MAJOR_VERSION) && defined(SHMEM_MINOR_VERSION) &&                                \
     (SHMEM_MAJOR_VERSION > 1 || (SHMEM_MAJOR_VERSION == 1 && SHMEM_MINOR_VERSION >= 5))
 #define HAVE_TEAM_COLLECTIVES 1
 #else
@@ -92,12 +92,21 @@
 
 #define ELEM sizeof(long)
 
-enum test_id { BARRIER_ALL, TEAM_SYNC, BROADCAST, SUM_REDUCE, SUM_REDUCE_DOUBLE, COLLECT,
-               FCOLLECT, ALLTOALL, NTESTS };
+enum test_id {
+    BARRIER_ALL,
+    TEAM_SYNC,
+    BROADCAST,
+    SUM_REDUCE,
+    SUM_REDUCE_DOUBLE,
+    COLLECT,
+    FCOLLECT,
+    ALLTOALL,
+    NTESTS
+};
 
 static const char *const test_names[NTESTS] = {
-    "barrier_all", "team_sync", "broadcast", "sum_reduce", "sum_reduce_double", "collect",
-    "fcollect", "alltoall",
+    "barrier_all",       "team_sync", "broadcast", "sum_reduce",
+    "sum_reduce_double", "collect",   "fcollect",  "alltoall",
 };
 
 /* Largest size per test unless --max-size says otherwise. */
@@ -116,10 +125,10 @@ enum pe_stat { PE_AVG, PE_MAX };
 struct options {
     int tests[NTESTS];
     size_t min_size;
-    size_t max_size;        /* 0: per-test default */
-    long iters;             /* 0: size-dependent default */
-    long warmup;            /* -1: size-dependent default */
-    double max_time;        /* seconds per point, <= 0: no cap */
+    size_t max_size; /* 0: per-test default */
+    long iters;      /* 0: size-dependent default */
+    long warmup;     /* -1: size-dependent default */
+    double max_time; /* seconds per point, <= 0: no cap */
     int check;
     int form;
     int stat;
@@ -131,41 +140,43 @@ struct options {
 #define BUDGET        ((size_t)256 * MIB)
 #define MAX_IT        20000L
 #define MIN_IT        10L
-#define MIN_CAPPED_IT 4L     /* --max-time never goes below this */
-#define MIN_WARM      15L    /* warm-up calls before --max-time may stop it */
-#define TIMED_CHUNKS  16L    /* --max-time checks during the timed calls */
+#define MIN_CAPPED_IT 4L  /* --max-time never goes below this */
+#define MIN_WARM      15L /* warm-up calls before --max-time may stop it */
+#define TIMED_CHUNKS  16L /* --max-time checks during the timed calls */
 
 static const long poison = (long)0x5a5aa5a55a5aa5a5ULL;
 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: coll_bench [options]   (any number of PEs)\n"
-        "  -t, --tests LIST     comma-separated tests, or 'all' (default all):\n"
-        "                       barrier_all,team_sync,broadcast,sum_reduce,\n"
-        "                       sum_reduce_double,collect,fcollect,alltoall\n"
-        "  -f, --form FORM      active (default): active-set forms (shmem_sync,\n"
-        "                       shmem_broadcast64, shmem_long_sum_to_all, ...); team:\n"
-        "                       OpenSHMEM 1.5 team-based forms on SHMEM_TEAM_WORLD%s\n"
-        "  -s, --min-size N     smallest size in bytes per PE (default 8; a multiple\n"
-        "                       of 8; K/M suffix ok)\n"
-        "  -S, --max-size N     largest size in bytes per PE for every test (default\n"
-        "                       1M for broadcast and sum_reduce*, 256K for collect,\n"
-        "                       fcollect and alltoall)\n"
-        "  -i, --iters N        timed calls per point (default: by size)\n"
-        "  -w, --warmup N       untimed warm-up calls (default: by size)\n"
-        "  -T, --max-time SEC   cap the timed part of a point at about SEC seconds\n"
-        "                       by lowering the iteration count (default 0.05,\n"
-        "                       0 = no cap; never below 4 iterations; ignored\n"
-        "                       with --iters)\n"
-        "      --stat WHICH     per PE, median (default) or mean time per call\n"
-        "      --pe-stat WHICH  avg (default): the average of the PEs' values;\n"
-        "                       max: the slowest PE's\n"
-        "  -n, --no-check       skip the result verification\n"
-        "  -h, --help           this text\n"
-        "Output on PE 0: CSV 'test,size,value,unit,iters'; us = microseconds per\n"
-        "call (lower is better); size = bytes per PE.\n",
-        HAVE_TEAM_COLLECTIVES ? "" : "\n                       (not available: this shmem.h predates 1.5)");
+            "usage: coll_bench [options]   (any number of PEs)\n"
+            "  -t, --tests LIST     comma-separated tests, or 'all' (default all):\n"
+            "                       barrier_all,team_sync,broadcast,sum_reduce,\n"
+            "                       sum_reduce_double,collect,fcollect,alltoall\n"
+            "  -f, --form FORM      active (default): active-set forms (shmem_sync,\n"
+            "                       shmem_broadcast64, shmem_long_sum_to_all, ...); team:\n"
+            "                       OpenSHMEM 1.5 team-based forms on SHMEM_TEAM_WORLD%s\n"
+            "  -s, --min-size N     smallest size in bytes per PE (default 8; a multiple\n"
+            "                       of 8; K/M suffix ok)\n"
+            "  -S, --max-size N     largest size in bytes per PE for every test (default\n"
+            "                       1M for broadcast and sum_reduce*, 256K for collect,\n"
+            "                       fcollect and alltoall)\n"
+            "  -i, --iters N        timed calls per point (default: by size)\n"
+            "  -w, --warmup N       untimed warm-up calls (default: by size)\n"
+            "  -T, --max-time SEC   cap the timed part of a point at about SEC seconds\n"
+            "                       by lowering the iteration count (default 0.05,\n"
+            "                       0 = no cap; never below 4 iterations; ignored\n"
+            "                       with --iters)\n"
+            "      --stat WHICH     per PE, median (default) or mean time per call\n"
+            "      --pe-stat WHICH  avg (default): the average of the PEs' values;\n"
+            "                       max: the slowest PE's\n"
+            "  -n, --no-check       skip the result verification\n"
+            "  -h, --help           this text\n"
+            "Output on PE 0: CSV 'test,size,value,unit,iters'; us = microseconds per\n"
+            "call (lower is better); size = bytes per PE.\n",
+            HAVE_TEAM_COLLECTIVES
+                ? ""
+                : "\n                       (not available: this shmem.h predates 1.5)");
 }
 
 /* Returns 0 to run, 1 to exit successfully (help), -1 on a usage error.
@@ -187,7 +198,8 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    for (int t = 0; t < NTESTS; t++) o->tests[t] = 1;
+    for (int t = 0; t < NTESTS; t++)
+        o->tests[t] = 1;
     o->min_size = ELEM;
     o->max_size = 0;
     o->iters = 0;
@@ -203,40 +215,74 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
     const char *bad = NULL;
     while ((c = getopt_long(argc, argv, "t:f:s:S:i:w:T:nh", longopts, NULL)) != -1) {
         switch (c) {
-        case 't': if (parse_tests(optarg, test_names, NTESTS, o->tests)) bad = "bad value for --tests"; break;
-        case 'f':
-            if (strcmp(optarg, "active") == 0) o->form = FORM_ACTIVE;
-            else if (strcmp(optarg, "team") == 0) {
-                if (HAVE_TEAM_COLLECTIVES) o->form = FORM_TEAM;
-                else bad = "--form team: this shmem.h is older than OpenSHMEM 1.5 "
-                           "and has no team-based collectives";
-            } else bad = "bad value for --form (active or team)";
+        case 't':
+            if (parse_tests(optarg, test_names, NTESTS, o->tests))
+                bad = "bad value for --tests";
             break;
-        case 's': if (parse_size(optarg, &o->min_size)) bad = "bad value for --min-size"; break;
-        case 'S': if (parse_size(optarg, &o->max_size)) bad = "bad value for --max-size"; break;
-        case 'i': if (parse_long(optarg, 1, &o->iters)) bad = "bad value for --iters"; break;
-        case 'w': if (parse_long(optarg, 0, &o->warmup)) bad = "bad value for --warmup"; break;
+        case 'f':
+            if (strcmp(optarg, "active") == 0)
+                o->form = FORM_ACTIVE;
+            else if (strcmp(optarg, "team") == 0) {
+                if (HAVE_TEAM_COLLECTIVES)
+                    o->form = FORM_TEAM;
+                else
+                    bad = "--form team: this shmem.h is older than OpenSHMEM 1.5 "
+                          "and has no team-based collectives";
+            } else
+                bad = "bad value for --form (active or team)";
+            break;
+        case 's':
+            if (parse_size(optarg, &o->min_size))
+                bad = "bad value for --min-size";
+            break;
+        case 'S':
+            if (parse_size(optarg, &o->max_size))
+                bad = "bad value for --max-size";
+            break;
+        case 'i':
+            if (parse_long(optarg, 1, &o->iters))
+                bad = "bad value for --iters";
+            break;
+        case 'w':
+            if (parse_long(optarg, 0, &o->warmup))
+                bad = "bad value for --warmup";
+            break;
         case 'T': {
             char *end;
             o->max_time = strtod(optarg, &end);
-            if (end == optarg || *end != '\0' || o->max_time < 0) bad = "bad value for --max-time";
+            if (end == optarg || *end != '\0' || o->max_time < 0)
+                bad = "bad value for --max-time";
             break;
         }
         case OPT_STAT:
-            if (strcmp(optarg, "median") == 0) o->stat = STAT_MEDIAN;
-            else if (strcmp(optarg, "mean") == 0) o->stat = STAT_MEAN;
-            else bad = "bad value for --stat (median or mean)";
+            if (strcmp(optarg, "median") == 0)
+                o->stat = STAT_MEDIAN;
+            else if (strcmp(optarg, "mean") == 0)
+                o->stat = STAT_MEAN;
+            else
+                bad = "bad value for --stat (median or mean)";
             break;
         case OPT_PE_STAT:
-            if (strcmp(optarg, "avg") == 0) o->pe_stat = PE_AVG;
-            else if (strcmp(optarg, "max") == 0) o->pe_stat = PE_MAX;
-            else bad = "bad value for --pe-stat (avg or max)";
+            if (strcmp(optarg, "avg") == 0)
+                o->pe_stat = PE_AVG;
+            else if (strcmp(optarg, "max") == 0)
+                o->pe_stat = PE_MAX;
+            else
+                bad = "bad value for --pe-stat (avg or max)";
             break;
-        case 'n': o->check = 0; break;
-        case 'h': if (!quiet) usage(stdout); return 1;
-        default: bad = "unknown option or missing argument"; break;
+        case 'n':
+            o->check = 0;
+            break;
+        case 'h':
+            if (!quiet)
+                usage(stdout);
+            return 1;
+        default:
+            bad = "unknown option or missing argument";
+            break;
         }
-        if (bad) break;
+        if (bad)
+            break;
     }
     if (!bad && optind < argc)
         bad = "unexpected argument";
@@ -287,17 +333,17 @@ static int me, npes;
 static struct options opt;
 
 /* Symmetric objects (shmem_malloc'd). */
-static long *src, *dst;             /* collective source and destination */
-static long *pwrk;                  /* sum_to_all work array */
-static double *pwrk_d;              /* double_sum_to_all work array */
-static long *psync_barrier;         /* shmem_sync */
+static long *src, *dst;     /* collective source and destination */
+static long *pwrk;          /* sum_to_all work array */
+static double *pwrk_d;      /* double_sum_to_all work array */
+static long *psync_barrier; /* shmem_sync */
 static long *psync_bcast, *psync_reduce, *psync_collect, *psync_alltoall;
-static long *ctl;                   /* PE 0 -> everyone: one value */
-static long *report;                /* everyone -> PE 0: [npes] */
-static double *times;               /* everyone -> PE 0: [npes] */
-static long *ring;                  /* barrier_all check: [1] */
+static long *ctl;     /* PE 0 -> everyone: one value */
+static long *report;  /* everyone -> PE 0: [npes] */
+static double *times; /* everyone -> PE 0: [npes] */
+static long *ring;    /* barrier_all check: [1] */
 
-static long coll_errors;            /* team form: non-zero return codes */
+static long coll_errors; /* team form: non-zero return codes */
 
 /* PE 0's v, on every PE.  Every PE must call it. */
 static long share_from_0(long v)
@@ -307,9 +353,9 @@ static long share_from_0(long v)
             shmem_long_p(ctl, v, pe);
         *ctl = v;
     }
-    shmem_barrier_all();            /* completes the puts */
+    shmem_barrier_all(); /* completes the puts */
     long r = *ctl;
-    shmem_barrier_all();            /* nobody overwrites ctl before all read it */
+    shmem_barrier_all(); /* nobody overwrites ctl before all read it */
     return r;
 }
 
@@ -326,15 +372,27 @@ static void call_once(int t, size_t size)
 #if HAVE_TEAM_COLLECTIVES
     if (opt.form == FORM_TEAM) {
         switch (t) {
-        case TEAM_SYNC:  rc = shmem_team_sync(SHMEM_TEAM_WORLD); break;
-        case BROADCAST:  rc = shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, n, 0); break;
-        case SUM_REDUCE: rc = shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, n); break;
+        case TEAM_SYNC:
+            rc = shmem_team_sync(SHMEM_TEAM_WORLD);
+            break;
+        case BROADCAST:
+            rc = shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, n, 0);
+            break;
+        case SUM_REDUCE:
+            rc = shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, n);
+            break;
         case SUM_REDUCE_DOUBLE:
             rc = shmem_double_sum_reduce(SHMEM_TEAM_WORLD, (double *)dst, (double *)src, n);
             break;
-        case COLLECT:    rc = shmem_long_collect(SHMEM_TEAM_WORLD, dst, src, n); break;
-        case FCOLLECT:   rc = shmem_long_fcollect(SHMEM_TEAM_WORLD, dst, src, n); break;
-        case ALLTOALL:   rc = shmem_long_alltoall(SHMEM_TEAM_WORLD, dst, src, n); break;
+        case COLLECT:
+            rc = shmem_long_collect(SHMEM_TEAM_WORLD, dst, src, n);
+            break;
+        case FCOLLECT:
+            rc = shmem_long_fcollect(SHMEM_TEAM_WORLD, dst, src, n);
+            break;
+        case ALLTOALL:
+            rc = shmem_long_alltoall(SHMEM_TEAM_WORLD, dst, src, n);
+            break;
         }
         if (rc != 0)
             coll_errors++;
@@ -398,8 +456,7 @@ static double call_stat(double *v, long n)
  * that a sum over thousands of PEs does not overflow. */
 static long value(int pe, size_t i, unsigned seed)
 {
-    return (long)(((unsigned long)(seed & 0x3ffu) << 40) |
-                  ((unsigned long)(pe & 0xfff) << 28) |
+    return (long)(((unsigned long)(seed & 0x3ffu) << 40) | ((unsigned long)(pe & 0xfff) << 28) |
                   (unsigned long)(i & 0xfffffffu));
 }
 
@@ -407,14 +464,11 @@ static long value(int pe, size_t i, unsigned seed)
  * so that the sum over up to 4096 PEs is exact in any order. */
 static double dvalue(int pe, size_t i, unsigned seed)
 {
-    return (double)(((unsigned long)(seed & 0x3ffu) << 30) |
-                    ((unsigned long)(pe & 0xfff) << 18) | (unsigned long)(i & 0x3ffffu));
+    return (double)(((unsigned long)(seed & 0x3ffu) << 30) | ((unsigned long)(pe & 0xfff) << 18) |
+                    (unsigned long)(i & 0x3ffffu));
 }
 
-static size_t src_elems(int t, size_t n)
-{
-    return t == ALLTOALL ? n * (size_t)npes : n;
-}
+static size_t src_elems(int t, size_t n) { return t == ALLTOALL ? n * (size_t)npes : n; }
 
 static size_t dst_elems(int t, size_t n)
 {
@@ -467,7 +521,7 @@ static long expected(int t, size_t n, size_t i, unsigned seed)
 static long check_dst(int t, size_t n, unsigned seed)
 {
     if (t == BROADCAST && opt.form == FORM_ACTIVE && me == 0)
-        return 0;    /* the active-set broadcast leaves the root's dest alone */
+        return 0; /* the active-set broadcast leaves the root's dest alone */
     size_t m = dst_elems(t, n);
     if (t == SUM_REDUCE) {
         /* sum of value() over the PEs, without the O(npes) loop per element */
@@ -508,15 +562,18 @@ static int gather_verdict(long mine, const char *what, int t, size_t size)
                 continue;
             if (bad++ < 4) {
                 if (is_sync(t))
-                    fprintf(stderr, "coll_bench: VERIFY FAILED: %s: %s: PE %d did not see "
+                    fprintf(stderr,
+                            "coll_bench: VERIFY FAILED: %s: %s: PE %d did not see "
                             "the put of PE %d issued before the call\n",
                             test_names[t], what, pe, (pe + npes - 1) % npes);
                 else if (report[pe] < 0)
-                    fprintf(stderr, "coll_bench: VERIFY FAILED: %s size %zu: %s: PE %d: "
+                    fprintf(stderr,
+                            "coll_bench: VERIFY FAILED: %s size %zu: %s: PE %d: "
                             "%ld call(s) returned non-zero\n",
                             test_names[t], size, what, pe, -report[pe]);
                 else
-                    fprintf(stderr, "coll_bench: VERIFY FAILED: %s size %zu: %s: PE %d: "
+                    fprintf(stderr,
+                            "coll_bench: VERIFY FAILED: %s size %zu: %s: PE %d: "
                             "first wrong long at index %ld of dest\n",
                             test_names[t], size, what, pe, report[pe] - 1);
             }
@@ -525,7 +582,7 @@ static int gather_verdict(long mine, const char *what, int t, size_t size)
             fprintf(stderr, "coll_bench: ... and %d more PEs\n", bad - 4);
         fflush(stderr);
     }
-    shmem_barrier_all();            /* report is reused by the next check */
+    shmem_barrier_all(); /* report is reused by the next check */
     return bad;
 }
 
@@ -565,12 +622,17 @@ int main(int argc, char **argv)
         if (!opt.tests[t] || is_sync(t))
             continue;
         size_t n = max_size_of(&opt, t) / ELEM;
-        if (src_elems(t, n) > src_max) src_max = src_elems(t, n);
-        if (dst_elems(t, n) > dst_max) dst_max = dst_elems(t, n);
-        if (is_reduce(t) && n > red_max) red_max = n;
+        if (src_elems(t, n) > src_max)
+            src_max = src_elems(t, n);
+        if (dst_elems(t, n) > dst_max)
+            dst_max = dst_elems(t, n);
+        if (is_reduce(t) && n > red_max)
+            red_max = n;
     }
-    if (src_max == 0) src_max = 1;
-    if (dst_max == 0) dst_max = 1;
+    if (src_max == 0)
+        src_max = 1;
+    if (dst_max == 0)
+        dst_max = 1;
     size_t wrk = red_max / 2 + 1;
     if (wrk < (size_t)SHMEM_REDUCE_MIN_WRKDATA_SIZE)
         wrk = SHMEM_REDUCE_MIN_WRKDATA_SIZE;
@@ -588,11 +650,13 @@ int main(int argc, char **argv)
     ring = shmem_malloc(sizeof(long));
     report = shmem_malloc((size_t)npes * sizeof(long));
     times = shmem_malloc((size_t)npes * sizeof(double));
-    if (!src || !dst || !pwrk || !pwrk_d || !psync_barrier || !psync_bcast || !psync_reduce || !psync_collect ||
-        !psync_alltoall || !ctl || !ring || !report || !times) {
+    if (!src || !dst || !pwrk || !pwrk_d || !psync_barrier || !psync_bcast || !psync_reduce ||
+        !psync_collect || !psync_alltoall || !ctl || !ring || !report || !times) {
         if (me == 0)
-            fprintf(stderr, "coll_bench: shmem_malloc of %zu + %zu bytes failed; is the "
-                    "symmetric heap large enough?\n", src_max * ELEM, dst_max * ELEM);
+            fprintf(stderr,
+                    "coll_bench: shmem_malloc of %zu + %zu bytes failed; is the "
+                    "symmetric heap large enough?\n",
+                    src_max * ELEM, dst_max * ELEM);
         fflush(stderr);
         shmem_finalize();
         return 1;
@@ -602,11 +666,16 @@ int main(int argc, char **argv)
     memset(dst, 0, dst_max * ELEM);
     memset(pwrk, 0, wrk * ELEM);
     memset(pwrk_d, 0, wrk * sizeof(double));
-    for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++) psync_barrier[i] = SHMEM_SYNC_VALUE;
-    for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++) psync_bcast[i] = SHMEM_SYNC_VALUE;
-    for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++) psync_reduce[i] = SHMEM_SYNC_VALUE;
-    for (int i = 0; i < SHMEM_COLLECT_SYNC_SIZE; i++) psync_collect[i] = SHMEM_SYNC_VALUE;
-    for (int i = 0; i < SHMEM_ALLTOALL_SYNC_SIZE; i++) psync_alltoall[i] = SHMEM_SYNC_VALUE;
+    for (int i = 0; i < SHMEM_BARRIER_SYNC_SIZE; i++)
+        psync_barrier[i] = SHMEM_SYNC_VALUE;
+    for (int i = 0; i < SHMEM_BCAST_SYNC_SIZE; i++)
+        psync_bcast[i] = SHMEM_SYNC_VALUE;
+    for (int i = 0; i < SHMEM_REDUCE_SYNC_SIZE; i++)
+        psync_reduce[i] = SHMEM_SYNC_VALUE;
+    for (int i = 0; i < SHMEM_COLLECT_SYNC_SIZE; i++)
+        psync_collect[i] = SHMEM_SYNC_VALUE;
+    for (int i = 0; i < SHMEM_ALLTOALL_SYNC_SIZE; i++)
+        psync_alltoall[i] = SHMEM_SYNC_VALUE;
     *ctl = 0;
     *ring = 0;
     memset(report, 0, (size_t)npes * sizeof(long));
@@ -618,8 +687,10 @@ int main(int argc, char **argv)
     unsigned seed = 0;
 
     if (me == 0) {
-        fprintf(stderr, "coll_bench: %d PEs, %s forms, %s over the PEs of each PE's %s "
-                "time per call\n", npes, opt.form == FORM_TEAM ? "team-based" : "active-set",
+        fprintf(stderr,
+                "coll_bench: %d PEs, %s forms, %s over the PEs of each PE's %s "
+                "time per call\n",
+                npes, opt.form == FORM_TEAM ? "team-based" : "active-set",
                 opt.pe_stat == PE_MAX ? "maximum" : "average",
                 opt.stat == STAT_MEAN ? "mean" : "median");
         fflush(stderr);
@@ -631,8 +702,7 @@ int main(int argc, char **argv)
         if (!opt.tests[t])
             continue;
         size_t top = max_size_of(&opt, t);
-        for (size_t size = is_sync(t) ? 0 : opt.min_size; size <= top;
-             size = size ? size * 2 : 1) {
+        for (size_t size = is_sync(t) ? 0 : opt.min_size; size <= top; size = size ? size * 2 : 1) {
             size_t n = size / ELEM;
             seed++;
             long iters = default_iters(&opt, t, size);
@@ -717,7 +787,8 @@ int main(int argc, char **argv)
 
             if (opt.check) {
                 if (is_sync(t)) {
-                    bad += gather_verdict(check_barrier(t, seed), "after the timed calls", t, size) > 0;
+                    bad += gather_verdict(check_barrier(t, seed), "after the timed calls", t,
+                                          size) > 0;
                 } else {
                     long v = coll_errors ? -coll_errors : check_dst(t, n, seed);
                     bad += gather_verdict(v, "after the timed calls", t, size) > 0;
@@ -740,7 +811,8 @@ int main(int argc, char **argv)
                 double sum = 0.0, mx = 0.0;
                 for (int pe = 0; pe < npes; pe++) {
                     sum += times[pe];
-                    if (times[pe] > mx) mx = times[pe];
+                    if (times[pe] > mx)
+                        mx = times[pe];
                 }
                 double v = opt.pe_stat == PE_MAX ? mx : sum / npes;
                 printf("%s,%zu,%.3f,us,%ld\n", test_names[t], size, v * 1e6, iters);
@@ -748,7 +820,7 @@ int main(int argc, char **argv)
                 points++;
             }
             if (size > top / 2 || size == 0)
-                break;     /* no overflow; barrier_all and team_sync have one point */
+                break; /* no overflow; barrier_all and team_sync have one point */
         }
     }
 
@@ -769,8 +841,7 @@ int main(int argc, char **argv)
     /* The closing line tells a driver script that every result was
      * printed, whatever happens in shmem_finalize. */
     if (me == 0)
-        fprintf(stderr, "coll_bench: done: %d points, %d failed verification\n",
-                points, failures);
+        fprintf(stderr, "coll_bench: done: %d points, %d failed verification\n", points, failures);
     /* Everything is printed and flushed before finalize: some
      * implementations crash inside shmem_finalize. */
     fflush(stdout);

@@ -41,44 +41,39 @@
 #include <string.h>
 #include <time.h>
 
-#define LINE 64
+#define LINE   64
 #define CHUNKS 16
 
 struct options {
     int memcpy_bw, cacheline;
     size_t min_size, max_size;
-    long rtt_iters;         /* round trips in all */
-    double max_time;        /* seconds per memcpy point, <= 0: no cap */
+    long rtt_iters;  /* round trips in all */
+    double max_time; /* seconds per memcpy point, <= 0: no cap */
     int check;
 };
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-        "usage: limits_bench [options]   (no SHMEM; run directly)\n"
-        "  -t, --tests LIST     comma-separated, or 'all' (default all):\n"
-        "                       memcpy_bw, cacheline_rtt (also prints cacheline_oneway)\n"
-        "  -s, --min-size N     smallest memcpy in bytes (default 1; K/M suffix ok)\n"
-        "  -S, --max-size N     largest memcpy in bytes (default 4M)\n"
-        "  -r, --round-trips N  cache-line round trips (default 2000000)\n"
-        "  -T, --max-time SEC   about SEC seconds per memcpy point and, times 20,\n"
-        "                       for the round trips (default 0.05; 0 = no cap)\n"
-        "  -n, --no-check       skip the checks\n"
-        "  -h, --help           this text\n"
-        "Output: CSV 'test,size,value,unit,iters'.\n");
+    fprintf(f, "usage: limits_bench [options]   (no SHMEM; run directly)\n"
+               "  -t, --tests LIST     comma-separated, or 'all' (default all):\n"
+               "                       memcpy_bw, cacheline_rtt (also prints cacheline_oneway)\n"
+               "  -s, --min-size N     smallest memcpy in bytes (default 1; K/M suffix ok)\n"
+               "  -S, --max-size N     largest memcpy in bytes (default 4M)\n"
+               "  -r, --round-trips N  cache-line round trips (default 2000000)\n"
+               "  -T, --max-time SEC   about SEC seconds per memcpy point and, times 20,\n"
+               "                       for the round trips (default 0.05; 0 = no cap)\n"
+               "  -n, --no-check       skip the checks\n"
+               "  -h, --help           this text\n"
+               "Output: CSV 'test,size,value,unit,iters'.\n");
 }
 
 static int parse_args(int argc, char **argv, struct options *o)
 {
     static const struct option longopts[] = {
-        {"tests", required_argument, NULL, 't'},
-        {"min-size", required_argument, NULL, 's'},
-        {"max-size", required_argument, NULL, 'S'},
-        {"round-trips", required_argument, NULL, 'r'},
-        {"max-time", required_argument, NULL, 'T'},
-        {"no-check", no_argument, NULL, 'n'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
+        {"tests", required_argument, NULL, 't'},    {"min-size", required_argument, NULL, 's'},
+        {"max-size", required_argument, NULL, 'S'}, {"round-trips", required_argument, NULL, 'r'},
+        {"max-time", required_argument, NULL, 'T'}, {"no-check", no_argument, NULL, 'n'},
+        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     *o = (struct options){1, 1, 1, 4 * MIB, 2000000L, 0.05, 1};
     opterr = 0;
@@ -91,32 +86,54 @@ static int parse_args(int argc, char **argv, struct options *o)
             char buf[256];
             snprintf(buf, sizeof buf, "%s", optarg);
             o->memcpy_bw = o->cacheline = 0;
-            for (char *sv = NULL, *tok = strtok_r(buf, ",", &sv); tok; tok = strtok_r(NULL, ",", &sv)) {
-                if (!strcmp(tok, "all")) o->memcpy_bw = o->cacheline = 1;
-                else if (!strcmp(tok, "memcpy_bw")) o->memcpy_bw = 1;
-                else if (!strcmp(tok, "cacheline_rtt") || !strcmp(tok, "cacheline_oneway")) o->cacheline = 1;
-                else bad = "bad value for --tests";
+            for (char *sv = NULL, *tok = strtok_r(buf, ",", &sv); tok;
+                 tok = strtok_r(NULL, ",", &sv)) {
+                if (!strcmp(tok, "all"))
+                    o->memcpy_bw = o->cacheline = 1;
+                else if (!strcmp(tok, "memcpy_bw"))
+                    o->memcpy_bw = 1;
+                else if (!strcmp(tok, "cacheline_rtt") || !strcmp(tok, "cacheline_oneway"))
+                    o->cacheline = 1;
+                else
+                    bad = "bad value for --tests";
             }
             break;
         }
-        case 's': if (parse_size(optarg, &o->min_size)) bad = "bad value for --min-size"; break;
-        case 'S': if (parse_size(optarg, &o->max_size)) bad = "bad value for --max-size"; break;
+        case 's':
+            if (parse_size(optarg, &o->min_size))
+                bad = "bad value for --min-size";
+            break;
+        case 'S':
+            if (parse_size(optarg, &o->max_size))
+                bad = "bad value for --max-size";
+            break;
         case 'r':
             o->rtt_iters = strtol(optarg, &end, 10);
-            if (end == optarg || *end != '\0' || o->rtt_iters < CHUNKS) bad = "bad value for --round-trips (>= 16)";
+            if (end == optarg || *end != '\0' || o->rtt_iters < CHUNKS)
+                bad = "bad value for --round-trips (>= 16)";
             break;
         case 'T':
             o->max_time = strtod(optarg, &end);
-            if (end == optarg || *end != '\0' || o->max_time < 0) bad = "bad value for --max-time";
+            if (end == optarg || *end != '\0' || o->max_time < 0)
+                bad = "bad value for --max-time";
             break;
-        case 'n': o->check = 0; break;
-        case 'h': usage(stdout); return 1;
-        default: bad = "unknown option or missing argument"; break;
+        case 'n':
+            o->check = 0;
+            break;
+        case 'h':
+            usage(stdout);
+            return 1;
+        default:
+            bad = "unknown option or missing argument";
+            break;
         }
-        if (bad) break;
+        if (bad)
+            break;
     }
-    if (!bad && optind < argc) bad = "unexpected argument";
-    if (!bad && o->min_size > o->max_size) bad = "--min-size is larger than --max-size";
+    if (!bad && optind < argc)
+        bad = "unexpected argument";
+    if (!bad && o->min_size > o->max_size)
+        bad = "--min-size is larger than --max-size";
     if (bad) {
         fprintf(stderr, "limits_bench: %s\n", bad);
         usage(stderr);
@@ -152,7 +169,7 @@ static void copy_n(char *dst, const char *src, size_t size, long n)
 {
     for (long i = 0; i < n; i++) {
         memcpy(dst, src, size);
-        __asm__ __volatile__("" ::: "memory");   /* keep every copy */
+        __asm__ __volatile__("" ::: "memory"); /* keep every copy */
     }
 }
 
@@ -160,7 +177,8 @@ static int run_memcpy(const struct options *o, int *failures)
 {
     size_t block = (o->max_size + 64 * KIB - 1) / (64 * KIB) * (64 * KIB);
     char *src = NULL, *dst = NULL;
-    if (posix_memalign((void **)&src, 64 * KIB, block) || posix_memalign((void **)&dst, 64 * KIB, block)) {
+    if (posix_memalign((void **)&src, 64 * KIB, block) ||
+        posix_memalign((void **)&dst, 64 * KIB, block)) {
         fprintf(stderr, "limits_bench: no memory for 2 x %zu bytes\n", block);
         return 0;
     }
@@ -175,8 +193,10 @@ static int run_memcpy(const struct options *o, int *failures)
         /* Warm up in doubling chunks until a quarter of --max-time; the
          * last chunk gives the cost of one copy. */
         long iters = (long)((size_t)1024 * MIB / size);
-        if (iters > 1000000) iters = 1000000;
-        if (iters < 20) iters = 20;
+        if (iters > 1000000)
+            iters = 1000000;
+        if (iters < 20)
+            iters = 20;
         double per = 0.0, spent = 0.0;
         for (long chunk = 1; chunk <= iters; chunk *= 2) {
             double t0 = now_sec();
@@ -189,7 +209,8 @@ static int run_memcpy(const struct options *o, int *failures)
         }
         if (o->max_time > 0 && per > 0 && per * (double)iters > o->max_time) {
             iters = (long)(o->max_time / per);
-            if (iters < 4) iters = 4;
+            if (iters < 4)
+                iters = 4;
         }
         /* The timed copies in CHUNKS chunks; the median chunk decides, so
          * that a preempted chunk on a shared machine does not. */
@@ -202,7 +223,7 @@ static int run_memcpy(const struct options *o, int *failures)
         }
         qsort(chunk_sec, CHUNKS, sizeof chunk_sec[0], cmp_double);
         double elapsed = (chunk_sec[CHUNKS / 2 - 1] + chunk_sec[CHUNKS / 2]) / 2;
-        iters = step;           /* per chunk, for the rate below */
+        iters = step; /* per chunk, for the rate below */
         if (o->check && memcmp(dst, src, size) != 0) {
             fprintf(stderr, "limits_bench: VERIFY FAILED: memcpy_bw size %zu\n", size);
             (*failures)++;
@@ -222,11 +243,11 @@ static int run_memcpy(const struct options *o, int *failures)
 /* ---- cacheline_rtt -------------------------------------------------------- */
 
 struct pingpong {
-    _Alignas(LINE) _Atomic long word;     /* the bounced line */
+    _Alignas(LINE) _Atomic long word; /* the bounced line */
     char pad[LINE - sizeof(long)];
     int cpu;
     int pin_error;
-    long bad;                             /* answers that were not count + 1 */
+    long bad; /* answers that were not count + 1 */
 };
 
 /* Thread B: answer every odd count c with c + 1 (c must be the one after
@@ -285,8 +306,10 @@ static int run_cacheline(const struct options *o, const int *cpu, int ncpu, int 
     long n = total;
     if (o->max_time > 0 && per * (double)n > 20 * o->max_time) {
         n = (long)(20 * o->max_time / per);
-        if (n < CHUNKS * 100) n = CHUNKS * 100;
-        if (n > total) n = total;
+        if (n < CHUNKS * 100)
+            n = CHUNKS * 100;
+        if (n > total)
+            n = total;
     }
     long step = n / CHUNKS, done = warm;
     double chunk_us[CHUNKS];
@@ -296,12 +319,14 @@ static int run_cacheline(const struct options *o, const int *cpu, int ncpu, int 
         chunk_us[k] = (now_sec() - c0) * 1e6 / (double)step;
         done += step;
     }
-    atomic_store_explicit(&p.word, -1, memory_order_release);    /* B stops */
+    atomic_store_explicit(&p.word, -1, memory_order_release); /* B stops */
     pthread_join(th, NULL);
     if (p.pin_error)
-        fprintf(stderr, "limits_bench: warning: could not pin the second thread to CPU %d\n", cpu[1]);
+        fprintf(stderr, "limits_bench: warning: could not pin the second thread to CPU %d\n",
+                cpu[1]);
     if (o->check && p.bad) {
-        fprintf(stderr, "limits_bench: VERIFY FAILED: cacheline_rtt: %ld unexpected counts\n", p.bad);
+        fprintf(stderr, "limits_bench: VERIFY FAILED: cacheline_rtt: %ld unexpected counts\n",
+                p.bad);
         (*failures)++;
     }
     qsort(chunk_us, CHUNKS, sizeof chunk_us[0], cmp_double);

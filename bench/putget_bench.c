@@ -59,20 +59,28 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(SHMEM_MAJOR_VERSION) && defined(SHMEM_MINOR_VERSION) && \
+#if defined(SHMEM_MAJOR_VERSION) && defined(SHMEM_MINOR_VERSION) &&                                \
     (SHMEM_MAJOR_VERSION > 1 || (SHMEM_MAJOR_VERSION == 1 && SHMEM_MINOR_VERSION >= 5))
 #define HAVE_PUT_SIGNAL 1
 #else
 #define HAVE_PUT_SIGNAL 0
 #endif
 
-
-enum test_id { PUT_LAT, PUT_LAT_NOQUIET, GET_LAT, PUT_BW, GET_BW, PUT_RATE, GET_RATE,
-               PUT_SIGNAL_LAT, NTESTS };
+enum test_id {
+    PUT_LAT,
+    PUT_LAT_NOQUIET,
+    GET_LAT,
+    PUT_BW,
+    GET_BW,
+    PUT_RATE,
+    GET_RATE,
+    PUT_SIGNAL_LAT,
+    NTESTS
+};
 
 static const char *const test_names[NTESTS] = {
-    "put_lat", "put_lat_noquiet", "get_lat", "put_bw", "get_bw", "put_rate", "get_rate",
-    "put_signal_lat",
+    "put_lat", "put_lat_noquiet", "get_lat",  "put_bw",
+    "get_bw",  "put_rate",        "get_rate", "put_signal_lat",
 };
 
 /* Largest size per test (--max-size lowers it, never raises it). */
@@ -89,15 +97,15 @@ static int is_put(int t)
 }
 
 struct options {
-    int tests[NTESTS];      /* which tests to run */
+    int tests[NTESTS]; /* which tests to run */
     size_t min_size;
     size_t max_size;
-    long iters;             /* 0: size-dependent default */
-    long warmup;            /* -1: size-dependent default */
+    long iters;  /* 0: size-dependent default */
+    long warmup; /* -1: size-dependent default */
     int window;
-    double max_time;        /* seconds per point, <= 0: no cap */
+    double max_time; /* seconds per point, <= 0: no cap */
     int check;
-    int target;             /* TARGET_HEAP or TARGET_GLOBAL */
+    int target; /* TARGET_HEAP or TARGET_GLOBAL */
 };
 
 /* --target global: the symmetric layout of main() in the data segment. */
@@ -106,42 +114,42 @@ static char global_area[2 * GLOBAL_MAX_SIZE + 128] __attribute__((aligned(64)));
 
 /* Size-dependent defaults: a byte budget per point, clamped; --max-time
  * then trims whatever would take longer than that on the machine at hand. */
-#define LAT_BUDGET   ((size_t)1024 * MIB)
-#define LAT_MAX_IT   100000L
-#define LAT_MIN_IT   20L
-#define BW_BUDGET    ((size_t)4096 * MIB)
-#define BW_MAX_IT    2000L     /* windows */
-#define BW_MIN_IT    4L
-#define MIN_CAPPED_IT 4L     /* --max-time never goes below this */
+#define LAT_BUDGET    ((size_t)1024 * MIB)
+#define LAT_MAX_IT    100000L
+#define LAT_MIN_IT    20L
+#define BW_BUDGET     ((size_t)4096 * MIB)
+#define BW_MAX_IT     2000L /* windows */
+#define BW_MIN_IT     4L
+#define MIN_CAPPED_IT 4L /* --max-time never goes below this */
 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: putget_bench [options]   (run on exactly 2 PEs)\n"
-        "  -t, --tests LIST     comma-separated tests, or 'all' (default all):\n"
-        "                       put_lat,put_lat_noquiet,get_lat,put_bw,get_bw,\n"
-        "                       put_rate,get_rate (up to 8K), put_signal_lat\n"
-        "                       (up to 64K; OpenSHMEM 1.5, skipped before%s)\n"
-        "  -s, --min-size N     smallest message in bytes (default 1; K/M suffix ok)\n"
-        "  -S, --max-size N     largest message in bytes (default 4M; rate and\n"
-        "                       signal tests stop at their own limit above)\n"
-        "  -i, --iters N        timed iterations per point (default: by size;\n"
-        "                       for *_bw and *_rate one iteration is one window,\n"
-        "                       for put_signal_lat one round trip)\n"
-        "  -w, --warmup N       untimed warm-up iterations (default: by size)\n"
-        "  -W, --window N       operations per window for *_bw, *_rate (default 64)\n"
-        "  -T, --max-time SEC   cap the timed part of a point at about SEC seconds\n"
-        "                       by lowering the iteration count (default 0.05,\n"
-        "                       0 = no cap; never below 4 iterations; ignored\n"
-        "                       with --iters)\n"
-        "  -g, --target WHERE   heap (default) or global: the buffers in a static\n"
-        "                       array (--max-size at most 1M)\n"
-        "  -n, --no-check       skip the data verification after each point\n"
-        "  -h, --help           this text\n"
-        "Output on PE 0: CSV 'test,size,value,unit,iters'; us = microseconds per\n"
-        "operation (lower is better), MB/s = 10^6 bytes/s, Mops/s = 10^6\n"
-        "operations/s (higher is better).\n",
-        HAVE_PUT_SIGNAL ? "" : "; this shmem.h is older");
+            "usage: putget_bench [options]   (run on exactly 2 PEs)\n"
+            "  -t, --tests LIST     comma-separated tests, or 'all' (default all):\n"
+            "                       put_lat,put_lat_noquiet,get_lat,put_bw,get_bw,\n"
+            "                       put_rate,get_rate (up to 8K), put_signal_lat\n"
+            "                       (up to 64K; OpenSHMEM 1.5, skipped before%s)\n"
+            "  -s, --min-size N     smallest message in bytes (default 1; K/M suffix ok)\n"
+            "  -S, --max-size N     largest message in bytes (default 4M; rate and\n"
+            "                       signal tests stop at their own limit above)\n"
+            "  -i, --iters N        timed iterations per point (default: by size;\n"
+            "                       for *_bw and *_rate one iteration is one window,\n"
+            "                       for put_signal_lat one round trip)\n"
+            "  -w, --warmup N       untimed warm-up iterations (default: by size)\n"
+            "  -W, --window N       operations per window for *_bw, *_rate (default 64)\n"
+            "  -T, --max-time SEC   cap the timed part of a point at about SEC seconds\n"
+            "                       by lowering the iteration count (default 0.05,\n"
+            "                       0 = no cap; never below 4 iterations; ignored\n"
+            "                       with --iters)\n"
+            "  -g, --target WHERE   heap (default) or global: the buffers in a static\n"
+            "                       array (--max-size at most 1M)\n"
+            "  -n, --no-check       skip the data verification after each point\n"
+            "  -h, --help           this text\n"
+            "Output on PE 0: CSV 'test,size,value,unit,iters'; us = microseconds per\n"
+            "operation (lower is better), MB/s = 10^6 bytes/s, Mops/s = 10^6\n"
+            "operations/s (higher is better).\n",
+            HAVE_PUT_SIGNAL ? "" : "; this shmem.h is older");
 }
 
 /* Returns 0 to run, 1 to exit successfully (help), -1 on a usage error.
@@ -161,7 +169,8 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    for (int t = 0; t < NTESTS; t++) o->tests[t] = 1;
+    for (int t = 0; t < NTESTS; t++)
+        o->tests[t] = 1;
     o->min_size = 1;
     o->max_size = 4 * MIB;
     o->iters = 0;
@@ -177,27 +186,56 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
     const char *bad = NULL;
     while ((c = getopt_long(argc, argv, "t:s:S:i:w:W:T:g:nh", longopts, NULL)) != -1) {
         switch (c) {
-        case 't': if (parse_tests(optarg, test_names, NTESTS, o->tests)) bad = "bad value for --tests"; break;
-        case 's': if (parse_size(optarg, &o->min_size)) bad = "bad value for --min-size"; break;
-        case 'S': if (parse_size(optarg, &o->max_size)) bad = "bad value for --max-size"; break;
-        case 'i': if (parse_long(optarg, 1, &o->iters)) bad = "bad value for --iters"; break;
-        case 'w': if (parse_long(optarg, 0, &o->warmup)) bad = "bad value for --warmup"; break;
+        case 't':
+            if (parse_tests(optarg, test_names, NTESTS, o->tests))
+                bad = "bad value for --tests";
+            break;
+        case 's':
+            if (parse_size(optarg, &o->min_size))
+                bad = "bad value for --min-size";
+            break;
+        case 'S':
+            if (parse_size(optarg, &o->max_size))
+                bad = "bad value for --max-size";
+            break;
+        case 'i':
+            if (parse_long(optarg, 1, &o->iters))
+                bad = "bad value for --iters";
+            break;
+        case 'w':
+            if (parse_long(optarg, 0, &o->warmup))
+                bad = "bad value for --warmup";
+            break;
         case 'W':
-            if (parse_long(optarg, 1, &v) || v > 1000000) bad = "bad value for --window";
-            else o->window = (int)v;
+            if (parse_long(optarg, 1, &v) || v > 1000000)
+                bad = "bad value for --window";
+            else
+                o->window = (int)v;
             break;
         case 'T': {
             char *end;
             o->max_time = strtod(optarg, &end);
-            if (end == optarg || *end != '\0' || o->max_time < 0) bad = "bad value for --max-time";
+            if (end == optarg || *end != '\0' || o->max_time < 0)
+                bad = "bad value for --max-time";
             break;
         }
-        case 'g': if (parse_target(optarg, &o->target)) bad = "bad value for --target (heap or global)"; break;
-        case 'n': o->check = 0; break;
-        case 'h': if (!quiet) usage(stdout); return 1;
-        default: bad = "unknown option or missing argument"; break;
+        case 'g':
+            if (parse_target(optarg, &o->target))
+                bad = "bad value for --target (heap or global)";
+            break;
+        case 'n':
+            o->check = 0;
+            break;
+        case 'h':
+            if (!quiet)
+                usage(stdout);
+            return 1;
+        default:
+            bad = "unknown option or missing argument";
+            break;
         }
-        if (bad) break;
+        if (bad)
+            break;
     }
     if (!bad && optind < argc)
         bad = "unexpected argument";
@@ -258,8 +296,7 @@ static void answer_signals(size_t size, char *local, char *remote)
 #endif
 
 /* n iterations of test t at this size; PE 0 only. */
-static void run_iters(int t, long n, size_t size, int window,
-                      char *local, char *remote, int peer)
+static void run_iters(int t, long n, size_t size, int window, char *local, char *remote, int peer)
 {
     switch (t) {
     case PUT_SIGNAL_LAT:
@@ -358,7 +395,8 @@ int main(int argc, char **argv)
         if (me == 0)
             fprintf(stderr,
                     "putget_bench: needs exactly 2 PEs (PE 0 active, PE 1 target), "
-                    "got %d; run it as: oshrun -np 2 putget_bench\n", npes);
+                    "got %d; run it as: oshrun -np 2 putget_bench\n",
+                    npes);
         fflush(stderr);
         shmem_finalize();
         return 2;
@@ -368,7 +406,7 @@ int main(int argc, char **argv)
         o.tests[PUT_SIGNAL_LAT] = 0;
         if (me == 0)
             fprintf(stderr, "putget_bench: put_signal_lat skipped: this shmem.h predates "
-                    "OpenSHMEM 1.5 (no shmem_putmem_signal)\n");
+                            "OpenSHMEM 1.5 (no shmem_putmem_signal)\n");
     }
 
     /* Symmetric layout: [src: max_size][dst: max_size], then two 64-byte
@@ -379,8 +417,10 @@ int main(int argc, char **argv)
     char *base = o.target == TARGET_GLOBAL ? global_area : shmem_align(64, tail + 128);
     if (!base) {
         if (me == 0)
-            fprintf(stderr, "putget_bench: shmem_align(64, %zu) failed; is the "
-                    "symmetric heap large enough?\n", tail + 128);
+            fprintf(stderr,
+                    "putget_bench: shmem_align(64, %zu) failed; is the "
+                    "symmetric heap large enough?\n",
+                    tail + 128);
         fflush(stderr);
         shmem_finalize();
         return 1;
@@ -389,7 +429,7 @@ int main(int argc, char **argv)
     char *dst = base + cap;
     int *flag = (int *)(base + tail);
     sig = (uint64_t *)(base + tail + 64);
-    memset(base, me + 1, tail + 128);   /* touch every page before timing */
+    memset(base, me + 1, tail + 128); /* touch every page before timing */
     *flag = 0;
     *sig = 0;
     shmem_barrier_all();
@@ -415,7 +455,7 @@ int main(int argc, char **argv)
             double elapsed = 0.0;
 
             if (t == PUT_SIGNAL_LAT) {
-                *sig = 0;            /* each PE resets its own signal */
+                *sig = 0; /* each PE resets its own signal */
                 sig_seq = 0;
             }
             shmem_barrier_all();
@@ -456,9 +496,8 @@ int main(int argc, char **argv)
                 struct point p = {t, size, o.window, local, remote, peer};
                 elapsed = time_in_chunks(run_point, &p, iters);
 #if HAVE_PUT_SIGNAL
-                if (t == PUT_SIGNAL_LAT)   /* end PE 1's answering loop */
-                    shmem_putmem_signal(remote, local, 0, sig, STOP_SIGNAL,
-                                        SHMEM_SIGNAL_SET, peer);
+                if (t == PUT_SIGNAL_LAT) /* end PE 1's answering loop */
+                    shmem_putmem_signal(remote, local, 0, sig, STOP_SIGNAL, SHMEM_SIGNAL_SET, peer);
 #endif
             }
             shmem_barrier_all();
@@ -482,7 +521,8 @@ int main(int argc, char **argv)
                         shmem_putmem_signal(dst, src, size, sig, 1, SHMEM_SIGNAL_SET, peer);
                         shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 2);
                         off = first_bad(dst, size, seed + 1000u);
-                        if (off >= 0) ok = 0;
+                        if (off >= 0)
+                            ok = 0;
                     } else {
                         shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 1);
                         off = first_bad(dst, size, seed);
@@ -493,7 +533,10 @@ int main(int argc, char **argv)
                     if (me == 0 && ok) {
                         int remote_flag = 0;
                         shmem_getmem(&remote_flag, flag, sizeof remote_flag, peer);
-                        if (remote_flag) { ok = 0; off = remote_flag - 1; }
+                        if (remote_flag) {
+                            ok = 0;
+                            off = remote_flag - 1;
+                        }
                     }
 #endif
                 } else if (is_put(t)) {
@@ -514,7 +557,10 @@ int main(int argc, char **argv)
                     if (me == 0) {
                         int remote_flag = 0;
                         shmem_getmem(&remote_flag, flag, sizeof remote_flag, peer);
-                        if (remote_flag) { ok = 0; off = remote_flag - 1; }
+                        if (remote_flag) {
+                            ok = 0;
+                            off = remote_flag - 1;
+                        }
                     }
                 } else {
                     if (me == 1)
@@ -530,12 +576,14 @@ int main(int argc, char **argv)
                             shmem_getmem(dst, src, size, peer);
                         }
                         off = first_bad(dst, size, seed);
-                        if (off >= 0) ok = 0;
+                        if (off >= 0)
+                            ok = 0;
                     }
                 }
                 if (me == 0 && !ok) {
                     failures++;
-                    fprintf(stderr, "putget_bench: VERIFY FAILED: %s size %zu: "
+                    fprintf(stderr,
+                            "putget_bench: VERIFY FAILED: %s size %zu: "
                             "first wrong byte at offset %lld\n",
                             test_names[t], size, off);
                     fflush(stderr);
@@ -545,12 +593,12 @@ int main(int argc, char **argv)
             if (me == 0) {
                 if (is_rate(t)) {
                     double ops = (double)o.window * (double)iters;
-                    printf("%s,%zu,%.3f,Mops/s,%ld\n", test_names[t], size,
-                           ops / elapsed / 1e6, iters);
+                    printf("%s,%zu,%.3f,Mops/s,%ld\n", test_names[t], size, ops / elapsed / 1e6,
+                           iters);
                 } else if (is_win(t)) {
                     double bytes = (double)size * (double)o.window * (double)iters;
-                    printf("%s,%zu,%.2f,MB/s,%ld\n", test_names[t], size,
-                           bytes / elapsed / 1e6, iters);
+                    printf("%s,%zu,%.2f,MB/s,%ld\n", test_names[t], size, bytes / elapsed / 1e6,
+                           iters);
                 } else if (t == PUT_SIGNAL_LAT) {
                     /* half the round trip */
                     printf("%s,%zu,%.3f,us,%ld\n", test_names[t], size,
@@ -573,8 +621,8 @@ int main(int argc, char **argv)
     /* The closing line tells a driver script that every result was
      * printed, whatever happens in shmem_finalize. */
     if (me == 0)
-        fprintf(stderr, "putget_bench: done: %d points, %d failed verification\n",
-                points, failures);
+        fprintf(stderr, "putget_bench: done: %d points, %d failed verification\n", points,
+                failures);
     /* Everything is printed and flushed before finalize: some
      * implementations crash inside shmem_finalize. */
     fflush(stdout);

@@ -13,20 +13,20 @@ class Channel;
 
 // The collectives that have an algorithm choice (SMA_<NAME>_ALGORITHM). sync/barrier/team_sync
 // share `barrier`; alltoalls shares `alltoall`; the scans have their own.
-#define SMA_COLLECTIVES(X)    \
-  X(barrier, BARRIER)         \
-  X(broadcast, BCAST)         \
-  X(reduce, REDUCE)           \
-  X(collect, COLLECT)         \
-  X(fcollect, FCOLLECT)       \
-  X(alltoall, ALLTOALL)       \
+#define SMA_COLLECTIVES(X) \
+  X(barrier, BARRIER)      \
+  X(broadcast, BCAST)      \
+  X(reduce, REDUCE)        \
+  X(collect, COLLECT)      \
+  X(fcollect, FCOLLECT)    \
+  X(alltoall, ALLTOALL)    \
   X(scan, SCAN)
 
 enum class Collective : int {
 #define SMA_ENUM(name, KEY) name,
   SMA_COLLECTIVES(SMA_ENUM)
 #undef SMA_ENUM
-  count
+      count
 };
 const char *collective_name(Collective c) noexcept;
 
@@ -38,18 +38,18 @@ using Combine = void (*)(void *inout, const void *in, std::size_t n);
 struct Args {
   void *dest = nullptr;
   const void *source = nullptr;
-  std::size_t nelems = 0;      // broadcast/fcollect/alltoall/reduce/scan: elements per PE;
-                               // collect: this PE's contribution
-  std::size_t elem_size = 1;   // bytes per element
-  int root = 0;                // broadcast: the root's team PE number
+  std::size_t nelems = 0;     // broadcast/fcollect/alltoall/reduce/scan: elements per PE;
+                              // collect: this PE's contribution
+  std::size_t elem_size = 1;  // bytes per element
+  int root = 0;               // broadcast: the root's team PE number
   std::ptrdiff_t dst_stride = 1, sst_stride = 1;  // alltoalls, in elements (>= 1)
-  Combine combine = nullptr;   // reduce, scan
-  bool exclusive = false;      // scan: exscan (dest on team PE 0 becomes all zero bytes)
+  Combine combine = nullptr;                      // reduce, scan
+  bool exclusive = false;  // scan: exscan (dest on team PE 0 becomes all zero bytes)
   // collect: every PE's element count and where its block starts in dest (filled by the
   // dispatcher before the algorithm runs, identical on every PE).
   const std::size_t *counts = nullptr;
   const std::size_t *displs = nullptr;
-  std::size_t total = 0;       // collect: sum of counts
+  std::size_t total = 0;  // collect: sum of counts
   // What the `bytes` conditions of the selection rules compare: elements per PE times the
   // element size; collect: everything gathered (set by the dispatcher).
   std::size_t message_bytes = 0;
@@ -63,7 +63,7 @@ struct Args {
 };
 
 struct Algorithm {
-  const char *name;            // the value users write in SMA_<COLLECTIVE>_ALGORITHM
+  const char *name;  // the value users write in SMA_<COLLECTIVE>_ALGORITHM
   Collective collective;
   // Whether the algorithm can serve this call on the channel's team (its size, slot,
   // mailboxes and lines); null: always. Must give the same answer on every PE of the team.

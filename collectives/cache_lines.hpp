@@ -31,8 +31,9 @@ constexpr int kAck = kExchangeLines + kBcastLines;
 
 // Line `which` of sender (slot index) `from` in this PE's copy of the slot.
 inline std::byte *local(const Slot &s, int from, int which) noexcept {
-  return s.lines + (static_cast<std::size_t>(from) * kLinesPerPeer + static_cast<std::size_t>(which)) *
-                       kLineBytes;
+  return s.lines +
+         (static_cast<std::size_t>(from) * kLinesPerPeer + static_cast<std::size_t>(which)) *
+             kLineBytes;
 }
 // The first line of the exchange message `seq` from `from`.
 inline std::byte *exchange(const Slot &s, int from, std::uint64_t seq) noexcept {
@@ -58,7 +59,8 @@ inline bool available(const Channel &ch) noexcept {
 }
 
 // Stores a message into `line` (mapped here, usually another PE's).
-inline void write(std::byte *line, const void *data, std::size_t bytes, std::uint64_t seq) noexcept {
+inline void write(std::byte *line, const void *data, std::size_t bytes,
+                  std::uint64_t seq) noexcept {
   std::memcpy(line, data, bytes);
   __atomic_store_n(seq_of(line), seq, __ATOMIC_RELEASE);
 }

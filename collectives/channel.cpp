@@ -98,12 +98,11 @@ void Channel::signal_stashed(std::uint64_t *word_here, std::uint64_t value, int 
   rma::stash_then_store(place, source, bytes, word_here, value, world_pe(peer), routine_, stream);
 }
 
-const std::byte *Channel::stashed(const void *place) const noexcept {
-  return rma::stashed(place);
-}
+const std::byte *Channel::stashed(const void *place) const noexcept { return rma::stashed(place); }
 
 void Channel::wait_counter(const std::uint64_t *counter, std::uint64_t value) noexcept {
-  wait_until(g_runtime->worker, [&] { return __atomic_load_n(counter, __ATOMIC_ACQUIRE) >= value; });
+  wait_until(g_runtime->worker,
+             [&] { return __atomic_load_n(counter, __ATOMIC_ACQUIRE) >= value; });
 }
 
 void Channel::notify(int peer) noexcept { send(nullptr, nullptr, 0, peer); }

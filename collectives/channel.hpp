@@ -31,8 +31,8 @@ class Channel {
  public:
   Channel(shoal_team &team, const char *routine) noexcept;
 
-  int rank() const noexcept { return rank_; }   // this PE's team PE number
-  int size() const noexcept { return size_; }   // team PEs
+  int rank() const noexcept { return rank_; }  // this PE's team PE number
+  int size() const noexcept { return size_; }  // team PEs
   int world_pe(int team_pe) const noexcept;
   const char *routine() const noexcept { return routine_; }
 

@@ -104,8 +104,8 @@ bool mapped_at_all(shoal_team &team, const void *p) noexcept {
 
 void run(Collective c, shoal_team &team, Args &args, const char *routine) noexcept {
   Channel channel(team, routine);
-  args.direct = all_mapped(team, false) && mapped_at_all(team, args.dest) &&
-                mapped_at_all(team, args.source);
+  args.direct =
+      all_mapped(team, false) && mapped_at_all(team, args.dest) && mapped_at_all(team, args.source);
   const Algorithm &algorithm = select(c, channel, args);
   SMA_LOG_DEBUG("coll", "{}: {} on {} PEs, {} bytes: {}", routine, collective_name(c), team.n_pes,
                 args.message_bytes, algorithm.name);
@@ -175,8 +175,8 @@ int broadcast(shoal_team *handle, void *dest, const void *source, std::size_t ne
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
   if (root < 0 || root >= team->n_pes) {
-    SMA_LOG_ERROR("coll", "{}: root PE {} is out of range: the team has PEs 0 to {}", routine,
-                  root, team->n_pes - 1);
+    SMA_LOG_ERROR("coll", "{}: root PE {} is out of range: the team has PEs 0 to {}", routine, root,
+                  team->n_pes - 1);
     return -1;
   }
   if (nelems == 0) return 0;
@@ -289,8 +289,10 @@ int scan(shoal_team *handle, void *dest, const void *source, std::size_t nelems,
   if (nelems == 0) return 0;
   check_buffers(dest, nelems, source, nelems, elem_size, routine);
   if (team->n_pes == 1) {
-    if (exclusive) std::memset(dest, 0, nelems * elem_size);
-    else if (dest != source) std::memmove(dest, source, nelems * elem_size);
+    if (exclusive)
+      std::memset(dest, 0, nelems * elem_size);
+    else if (dest != source)
+      std::memmove(dest, source, nelems * elem_size);
     return 0;
   }
   Args args = vector_args(dest, source, nelems, elem_size);

@@ -16,13 +16,20 @@ void combine(void *inout, const void *in, std::size_t n) {
   T *a = static_cast<T *>(inout);
   const T *b = static_cast<const T *>(in);
   for (std::size_t i = 0; i < n; ++i) {
-    if constexpr (op == ReduceOp::bit_and) a[i] = static_cast<T>(a[i] & b[i]);
-    else if constexpr (op == ReduceOp::bit_or) a[i] = static_cast<T>(a[i] | b[i]);
-    else if constexpr (op == ReduceOp::bit_xor) a[i] = static_cast<T>(a[i] ^ b[i]);
-    else if constexpr (op == ReduceOp::min) a[i] = b[i] < a[i] ? b[i] : a[i];
-    else if constexpr (op == ReduceOp::max) a[i] = b[i] > a[i] ? b[i] : a[i];
-    else if constexpr (op == ReduceOp::sum) a[i] = static_cast<T>(a[i] + b[i]);
-    else a[i] = static_cast<T>(a[i] * b[i]);
+    if constexpr (op == ReduceOp::bit_and)
+      a[i] = static_cast<T>(a[i] & b[i]);
+    else if constexpr (op == ReduceOp::bit_or)
+      a[i] = static_cast<T>(a[i] | b[i]);
+    else if constexpr (op == ReduceOp::bit_xor)
+      a[i] = static_cast<T>(a[i] ^ b[i]);
+    else if constexpr (op == ReduceOp::min)
+      a[i] = b[i] < a[i] ? b[i] : a[i];
+    else if constexpr (op == ReduceOp::max)
+      a[i] = b[i] > a[i] ? b[i] : a[i];
+    else if constexpr (op == ReduceOp::sum)
+      a[i] = static_cast<T>(a[i] + b[i]);
+    else
+      a[i] = static_cast<T>(a[i] * b[i]);
   }
 }
 

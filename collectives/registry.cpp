@@ -60,17 +60,17 @@ const char *const kKeys[] = {
 // The built-in rules (`auto`). On one node the tree and doubling algorithms win up to large
 // sizes (bench/coll_bench.c); the bandwidth-oriented ones only pay off on larger teams.
 const char *const kAutoRules[] = {
-    "dissemination",                                              // barrier
+    "dissemination",  // barrier
     // broadcast; direct only where every heap is mapped (one node), cache_line there or in
     // teams of up to 8 PEs
     "cache_line,direct,binomial:bytes<=512k,scatter_allgather:pes>4,binomial",
     // reduce; the same
     "cache_line,direct:pes<=2&bytes>4k,direct:bytes>64k,mailbox,recursive_doubling:bytes<=64k,"
     "rabenseifner:pes>4,recursive_doubling",
-    "mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,ring",    // collect
-    "mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,ring",    // fcollect
-    "mailbox:pes<=8,pairwise",                                    // alltoall
-    "recursive_doubling",                                         // scan
+    "mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,ring",  // collect
+    "mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,ring",  // fcollect
+    "mailbox:pes<=8,pairwise",                                  // alltoall
+    "recursive_doubling",                                       // scan
 };
 static_assert(sizeof(kAutoRules) / sizeof(kAutoRules[0]) == kCollectives);
 
@@ -84,9 +84,9 @@ struct Rule {
 };
 
 struct Selection {
-  std::string text;             // as the user wrote it ("auto" by default)
-  std::vector<Rule> rules;      // the user's rules ("auto": the built-in ones)
-  std::vector<Rule> fallback;   // the built-in rules
+  std::string text;            // as the user wrote it ("auto" by default)
+  std::vector<Rule> rules;     // the user's rules ("auto": the built-in ones)
+  std::vector<Rule> fallback;  // the built-in rules
 };
 std::array<Selection, kCollectives> g_selection;
 
@@ -133,13 +133,17 @@ bool parse_condition(const std::string &cond, Rule &rule) {
   std::size_t value = 0;
   if (is_bytes) {
     if (!cfg::parse_size(rest, value)) return false;
-    if (at_most) rule.max_bytes = value;
-    else rule.min_bytes = value + 1;
+    if (at_most)
+      rule.max_bytes = value;
+    else
+      rule.min_bytes = value + 1;
   } else {
     if (rest.empty() || rest.find_first_not_of("0123456789") != std::string::npos) return false;
     value = std::stoul(rest);
-    if (at_most) rule.max_pes = static_cast<int>(value);
-    else rule.min_pes = static_cast<int>(value) + 1;
+    if (at_most)
+      rule.max_pes = static_cast<int>(value);
+    else
+      rule.min_pes = static_cast<int>(value) + 1;
   }
   return true;
 }
@@ -160,7 +164,8 @@ bool parse_rules(Collective c, const std::string &text, std::vector<Rule> &rules
     if (colon != std::string::npos)
       for (const std::string &cond : split(part.substr(colon + 1), '&'))
         if (!parse_condition(cond, rule)) {
-          problem = "bad condition '" + cond + "' (expected bytes<=SIZE, bytes>SIZE, pes<=N or pes>N)";
+          problem =
+              "bad condition '" + cond + "' (expected bytes<=SIZE, bytes>SIZE, pes<=N or pes>N)";
           return false;
         }
     rules.push_back(rule);
@@ -191,14 +196,22 @@ bool ends_with_universal_rule(const std::vector<Rule> &rules) {
 
 const std::string &config_value(const Config &config, Collective c) {
   switch (c) {
-    case Collective::barrier: return config.barrier_algorithm;
-    case Collective::broadcast: return config.bcast_algorithm;
-    case Collective::reduce: return config.reduce_algorithm;
-    case Collective::collect: return config.collect_algorithm;
-    case Collective::fcollect: return config.fcollect_algorithm;
-    case Collective::alltoall: return config.alltoall_algorithm;
-    case Collective::scan: return config.scan_algorithm;
-    case Collective::count: break;
+    case Collective::barrier:
+      return config.barrier_algorithm;
+    case Collective::broadcast:
+      return config.bcast_algorithm;
+    case Collective::reduce:
+      return config.reduce_algorithm;
+    case Collective::collect:
+      return config.collect_algorithm;
+    case Collective::fcollect:
+      return config.fcollect_algorithm;
+    case Collective::alltoall:
+      return config.alltoall_algorithm;
+    case Collective::scan:
+      return config.scan_algorithm;
+    case Collective::count:
+      break;
   }
   return config.barrier_algorithm;
 }
@@ -221,8 +234,8 @@ std::span<const Algorithm *const> algorithms(Collective c) noexcept {
 Status init_selection(const Config &config, std::string &error) {
   for (std::size_t i = 0; i < std::size(kAll); ++i)
     if (std::string_view(kAll[i]->name) != kRowNames[i]) {
-      error = fmt::format("algorithms.def names '{}' where the object is named '{}'",
-                          kRowNames[i], kAll[i]->name);
+      error = fmt::format("algorithms.def names '{}' where the object is named '{}'", kRowNames[i],
+                          kAll[i]->name);
       return Status::invalid_param;
     }
   for (int i = 0; i < kCollectives; ++i) {
@@ -242,8 +255,8 @@ Status init_selection(const Config &config, std::string &error) {
     }
     if (!parse_rules(c, sel.text, sel.rules, problem)) {
       error = fmt::format("{}='{}': {}; the {} algorithms are: {} (or auto)",
-                          config.source_of(std::string(kKeys[i]) + "_ALGORITHM"), sel.text,
-                          problem, kNames[i], names_of(c));
+                          config.source_of(std::string(kKeys[i]) + "_ALGORITHM"), sel.text, problem,
+                          kNames[i], names_of(c));
       return Status::invalid_param;
     }
   }
@@ -258,13 +271,16 @@ const Algorithm &select(Collective c, const Channel &channel, const Args &args) 
 }
 
 std::string describe_selection() {
-  std::string out = "Shoal collective algorithms (SMA_<COLLECTIVE>_ALGORITHM: rules in force; auto = built-in):\n";
+  std::string out =
+      "Shoal collective algorithms (SMA_<COLLECTIVE>_ALGORITHM: rules in force; auto = "
+      "built-in):\n";
   for (int i = 0; i < kCollectives; ++i) {
     const auto c = static_cast<Collective>(i);
     const Selection &sel = g_selection[static_cast<std::size_t>(i)];
     out += fmt::format("  {:<10} SMA_{}_ALGORITHM={}  (auto: {})\n", kNames[i], kKeys[i],
                        sel.text.empty() ? "auto" : sel.text, kAutoRules[i]);
-    for (const Algorithm *a : of(c)) out += fmt::format("      {:<20} {}\n", a->name, summary_of(a));
+    for (const Algorithm *a : of(c))
+      out += fmt::format("      {:<20} {}\n", a->name, summary_of(a));
   }
   return out;
 }

@@ -39,16 +39,16 @@ struct Slot final : team::CollectiveState {
   Slot &operator=(const Slot &) = delete;
   ~Slot() override;  // marks the slot free on this PE again
 
-  int index = -1;                     // which slot of the area; -1: none (not a member)
-  std::uint64_t *arrived = nullptr;   // [team PE i]: notifications team PE i has sent this PE
-  std::uint64_t *granted = nullptr;   // [team PE i]: credits team PE i has granted this PE
-  std::uint64_t *counts = nullptr;    // [team PE i]: collect's element count of team PE i
-  std::uint64_t *masks = nullptr;     // kMaskWords: OR of members' slots in use (team splits)
-  std::byte *boxes = nullptr;         // [sender][2] mailboxes of kBoxBytes
-  int box_peers = 0;                  // senders with mailboxes (slot indices below this)
-  std::byte *lines = nullptr;         // [sender][kLinesPerPeer] lines of kLineBytes
-  int line_peers = 0;                 // senders with lines (slot indices below this)
-  std::byte *scratch = nullptr;       // symmetric scratch of the team
+  int index = -1;                    // which slot of the area; -1: none (not a member)
+  std::uint64_t *arrived = nullptr;  // [team PE i]: notifications team PE i has sent this PE
+  std::uint64_t *granted = nullptr;  // [team PE i]: credits team PE i has granted this PE
+  std::uint64_t *counts = nullptr;   // [team PE i]: collect's element count of team PE i
+  std::uint64_t *masks = nullptr;    // kMaskWords: OR of members' slots in use (team splits)
+  std::byte *boxes = nullptr;        // [sender][2] mailboxes of kBoxBytes
+  int box_peers = 0;                 // senders with mailboxes (slot indices below this)
+  std::byte *lines = nullptr;        // [sender][kLinesPerPeer] lines of kLineBytes
+  int line_peers = 0;                // senders with lines (slot indices below this)
+  std::byte *scratch = nullptr;      // symmetric scratch of the team
   std::size_t scratch_bytes = 0;
   // This PE's side of every channel, one entry per team PE (local memory, never remote).
   std::vector<std::uint64_t> sent;        // notifications sent to team PE i
@@ -58,9 +58,9 @@ struct Slot final : team::CollectiveState {
   std::vector<std::uint64_t> boxes_out;   // mailbox messages sent to team PE i
   std::vector<std::uint64_t> boxes_in;    // mailbox messages of team PE i read here
   // Cache-line messages (indexed like the counters: by slot index).
-  std::vector<std::uint64_t> exchanges;   // exchange lines sent to (= read from) slot index i
-  std::vector<std::uint64_t> bcasts_out;  // broadcast lines sent to slot index i
-  std::vector<std::uint64_t> bcasts_in;   // broadcast lines of slot index i read here
+  std::vector<std::uint64_t> exchanges;     // exchange lines sent to (= read from) slot index i
+  std::vector<std::uint64_t> bcasts_out;    // broadcast lines sent to slot index i
+  std::vector<std::uint64_t> bcasts_in;     // broadcast lines of slot index i read here
   std::vector<std::uint64_t> bcasts_acked;  // broadcast lines slot index i is known to have read
 };
 

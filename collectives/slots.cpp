@@ -26,7 +26,7 @@ struct Area {
   std::byte *base = nullptr;
   int count = 0;
   int world_pes = 0;
-  std::size_t flags_bytes = 0;    // one array of a counter per world PE (3 per slot)
+  std::size_t flags_bytes = 0;  // one array of a counter per world PE (3 per slot)
   std::size_t scratch_bytes = 0;
   std::size_t slot_bytes = 0;
   std::array<std::uint64_t, kMaskWords> used{};  // bit per slot

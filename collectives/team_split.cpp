@@ -76,7 +76,8 @@ shoal_team *make_team(const std::vector<int> &members, int slot, const shmem_tea
 shoal_team *parent_team(shmem_team_t handle, const char *routine) {
   shoal_team *parent = lookup(handle, routine, InvalidTeam::legal);
   if (parent != nullptr && parent->my_pe < 0) {
-    SMA_LOG_ERROR("team", "{}: PE {} is not a member of the parent team", routine, g_runtime->my_pe);
+    SMA_LOG_ERROR("team", "{}: PE {} is not a member of the parent team", routine,
+                  g_runtime->my_pe);
     return nullptr;
   }
   return parent;
@@ -90,11 +91,11 @@ int split_slots_in_use() {
 }
 
 std::string slots_exhausted(const char *routine) {
-  return fmt::format("{}: no team slot is free on every member of the new team: each PE has "
-                     "SMA_TEAMS_MAX={} for teams made by splits, and PE {} has {} of them alive "
-                     "(raise SMA_TEAMS_MAX, or destroy teams no longer needed)",
-                     routine, slots::split_capacity(), g_runtime->my_pe,
-                     split_slots_in_use());
+  return fmt::format(
+      "{}: no team slot is free on every member of the new team: each PE has "
+      "SMA_TEAMS_MAX={} for teams made by splits, and PE {} has {} of them alive "
+      "(raise SMA_TEAMS_MAX, or destroy teams no longer needed)",
+      routine, slots::split_capacity(), g_runtime->my_pe, split_slots_in_use());
 }
 
 }  // namespace
@@ -113,8 +114,10 @@ int split_strided(shmem_team_t parent_handle, int start, int stride, int size,
   if (members.empty()) {
     // Every PE of the parent sees the same arguments and returns here together. A legal call:
     // the specification defines the result (SHMEM_TEAM_INVALID, nonzero), so no message.
-    SMA_LOG_DEBUG("team", "{}: start {}, stride {}, size {} do not name PEs of the parent team "
-                  "(it has PEs 0 to {})", routine, start, stride, size, parent->n_pes - 1);
+    SMA_LOG_DEBUG("team",
+                  "{}: start {}, stride {}, size {} do not name PEs of the parent team "
+                  "(it has PEs 0 to {})",
+                  routine, start, stride, size, parent->n_pes - 1);
     return -1;
   }
   bool ok = false;
@@ -151,7 +154,8 @@ int split_2d(shmem_team_t parent_handle, int xrange, const shmem_team_config_t *
   const int me = parent->my_pe;
   // Row (x-axis team) of consecutive parent PEs, column (y-axis team) of PEs x apart.
   std::vector<int> row, column;
-  for (int pe = me / x * x; pe < std::min(n, me / x * x + x); ++pe) row.push_back(parent->world_pe(pe));
+  for (int pe = me / x * x; pe < std::min(n, me / x * x + x); ++pe)
+    row.push_back(parent->world_pe(pe));
   for (int pe = me % x; pe < n; pe += x) column.push_back(parent->world_pe(pe));
   // Every PE of the parent joins one row and one column, so every PE marks both slots.
   bool ok = false;

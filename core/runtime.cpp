@@ -47,8 +47,9 @@ bool Runtime::start(int requested_thread_level, LibraryAreaBytes library_area_by
   log::init(config.log_level);
 
   if (!bootstrap && boot::make_bootstrap(bootstrap, config.bootstrap_collect) != Status::ok)
-    return fail(error, "cannot start: the PMIx bootstrap failed (was this program started by "
-                       "oshrun or another PMIx launcher that is still running?)");
+    return fail(error,
+                "cannot start: the PMIx bootstrap failed (was this program started by "
+                "oshrun or another PMIx launcher that is still running?)");
   my_pe = bootstrap->rank();
   n_pes = bootstrap->size();
   log::set_pe(my_pe);
@@ -96,7 +97,8 @@ bool Runtime::setup_memory(std::size_t library_bytes, std::string &error) {
   const std::size_t user_size = page_round(std::max<std::size_t>(config.symmetric_size, 1));
   const std::size_t size = user_size + page_round(library_bytes);
   const bool shared = config.shared_memory && bootstrap->local_peers().size() > 1;
-  const Status s = shared ? heap_memory.create("shoal-heap", size) : heap_memory.create_private(size);
+  const Status s =
+      shared ? heap_memory.create("shoal-heap", size) : heap_memory.create_private(size);
   if (s != Status::ok)
     return fail(error, "cannot create the symmetric heap of " + std::to_string(size) + " bytes (" +
                            config.source_of("SYMMETRIC_SIZE") + "); see the message above");
@@ -104,9 +106,9 @@ bool Runtime::setup_memory(std::size_t library_bytes, std::string &error) {
   // block by block (commit_heap).
   heap_committed = 0;
   if (heap_memory.reserve(user_size, size - user_size) != Status::ok)
-    return fail(error, "cannot commit " + std::to_string(size - user_size) +
-                           " bytes of memory for the library's collective area: " +
-                           std::strerror(errno));
+    return fail(error,
+                "cannot commit " + std::to_string(size - user_size) +
+                    " bytes of memory for the library's collective area: " + std::strerror(errno));
   heap_base = reinterpret_cast<std::uintptr_t>(heap_memory.base());
   heap_size = size;
   allocator.reset(user_size);
@@ -120,8 +122,10 @@ bool Runtime::setup_memory(std::size_t library_bytes, std::string &error) {
   // shared leaves the globals of this PE to UCX (the debug log says why).
   if (shared && data_size > data_shared_offset) {
     if (heap::share_data_segment(data, data_memory) != Status::ok)
-      SMA_LOG_DEBUG("heap", "globals of pe {} stay private: other PEs of the node reach them "
-                            "through UCX", my_pe);
+      SMA_LOG_DEBUG("heap",
+                    "globals of pe {} stay private: other PEs of the node reach them "
+                    "through UCX",
+                    my_pe);
   }
 
   if (ucx.map(heap_memory.base(), heap_size, regions[kHeapSegment]) != Status::ok)
@@ -158,14 +162,17 @@ bool Runtime::exchange_and_connect(std::string &error) {
   peer_addresses.assign(static_cast<std::size_t>(n_pes), {});
   peer_rkeys.assign(static_cast<std::size_t>(n_pes), {});
   // This PE's own globals are always "mapped" (the fast path; resolve covers RELRO data).
-  peers[my_pe] = PeerView{heap_memory.base(), data.base + data_shared_offset,
-                          data_memory.base() != nullptr, {heap_base, data_base}};
+  peers[my_pe] = PeerView{heap_memory.base(),
+                          data.base + data_shared_offset,
+                          data_memory.base() != nullptr,
+                          {heap_base, data_base}};
   for (int pe = 0; pe < n_pes; ++pe) {
     if (pe == my_pe) continue;
     std::vector<std::byte> peer_address, seg_bytes;
     std::vector<std::vector<std::byte>> rkeys(kSegmentCount);
     if (b.get(pe, "shoal.addr", peer_address) != Status::ok ||
-        b.get(pe, "shoal.seg", seg_bytes) != Status::ok || seg_bytes.size() != sizeof(SegmentInfo) ||
+        b.get(pe, "shoal.seg", seg_bytes) != Status::ok ||
+        seg_bytes.size() != sizeof(SegmentInfo) ||
         b.get(pe, "shoal.rkey0", rkeys[0]) != Status::ok ||
         b.get(pe, "shoal.rkey1", rkeys[1]) != Status::ok)
       return fail(error, "cannot read the connection data of PE " + std::to_string(pe));
@@ -196,8 +203,9 @@ bool Runtime::exchange_and_connect(std::string &error) {
         peers[pe].data_mapped = peer_data[pe].base();
         peers[pe].data_shared = true;
       } else {
-        SMA_LOG_DEBUG("heap", "globals of pe {} are not in shared memory: reached through UCX "
-                              "(shared {}, offset {}, here {})",
+        SMA_LOG_DEBUG("heap",
+                      "globals of pe {} are not in shared memory: reached through UCX "
+                      "(shared {}, offset {}, here {})",
                       pe, theirs.data_shared, theirs.data_shared_offset, data_shared_offset);
       }
     }
@@ -243,17 +251,18 @@ bool Runtime::commit_heap(std::size_t end, std::string &why) {
 void Runtime::choose_amo_route(bool device_here, bool device_in_job) {
   amo_routing = ucx::choose_amo_routing(config.amo_route, device_in_job);
   if (config.amo_route == ucx::AmoRoute::cpu && device_in_job && my_pe == 0)
-    SMA_LOG_WARN("atomics", "{}=cpu while a network device executes UCX's atomics: AMOs of PEs "
-                            "on other nodes are not atomic against this node's CPU atomics on "
-                            "the same object",
+    SMA_LOG_WARN("atomics",
+                 "{}=cpu while a network device executes UCX's atomics: AMOs of PEs "
+                 "on other nodes are not atomic against this node's CPU atomics on "
+                 "the same object",
                  config.source_of("AMO_ROUTE"));
   SMA_LOG_DEBUG("atomics", "AMO route: {} (device atomics here: {}, in the job: {})",
                 amo_route_summary(), device_here, device_in_job);
 }
 
 std::string Runtime::amo_route_summary() const {
-  const char *why = config.amo_route == ucx::AmoRoute::automatic ? "chosen by auto"
-                                                                 : "set by SMA_AMO_ROUTE";
+  const char *why =
+      config.amo_route == ucx::AmoRoute::automatic ? "chosen by auto" : "set by SMA_AMO_ROUTE";
   if (!amo_routing.through_ucx)
     return std::string("cpu: CPU atomics on the memory of this node's PEs, UCX to other nodes (") +
            why + ")";

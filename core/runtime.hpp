@@ -24,7 +24,7 @@ enum Segment : int { kHeapSegment = 0, kDataSegment = 1, kSegmentCount = 2 };
 
 // What this PE knows of another PE's symmetric memory.
 struct PeerView {
-  std::byte *heap_mapped = nullptr;            // our mapping of its heap (same node), or null
+  std::byte *heap_mapped = nullptr;  // our mapping of its heap (same node), or null
   // Our mapping of its data segment from Runtime::data_shared_offset on (same node), or null.
   std::byte *data_mapped = nullptr;
   // Its globals are in shared memory and mapped here (for this PE: its own are shared). Unlike
@@ -87,7 +87,7 @@ class Runtime {
   // Data of store messages that arrive before their reader is ready (rma/stash.hpp); filled
   // by the receiving worker, so declared before the workers.
   rma::Stash stash;
-  ucx::UcxWorker worker;                        // the default context's worker
+  ucx::UcxWorker worker;         // the default context's worker
   ucx::UcxWorker target_worker;  // receives other PEs' operations; driven by `progress`
   ucx::ProgressThread progress;
   // Workers of destroyed contexts, connected and ready for the next context, by thread mode

@@ -21,15 +21,24 @@ thread_local std::string t_last_error;
 
 const char *to_string(Status s) noexcept {
   switch (s) {
-    case Status::ok: return "success";
-    case Status::no_memory: return "out of memory";
-    case Status::invalid_param: return "invalid parameter";
-    case Status::not_supported: return "not supported";
-    case Status::unreachable: return "unreachable";
-    case Status::io_error: return "input/output error";
-    case Status::already_exists: return "already exists";
-    case Status::bootstrap_error: return "bootstrap (PMIx) error";
-    case Status::transport_error: return "transport (UCX) error";
+    case Status::ok:
+      return "success";
+    case Status::no_memory:
+      return "out of memory";
+    case Status::invalid_param:
+      return "invalid parameter";
+    case Status::not_supported:
+      return "not supported";
+    case Status::unreachable:
+      return "unreachable";
+    case Status::io_error:
+      return "input/output error";
+    case Status::already_exists:
+      return "already exists";
+    case Status::bootstrap_error:
+      return "bootstrap (PMIx) error";
+    case Status::transport_error:
+      return "transport (UCX) error";
   }
   return "unknown status";
 }

@@ -47,8 +47,8 @@ const char *last_error() noexcept;
 
 }  // namespace shoal
 
-#define SMA_TRY(_expr)                                   \
-  do {                                                   \
-    ::shoal::Status _sma_status = (_expr);               \
+#define SMA_TRY(_expr)                                          \
+  do {                                                          \
+    ::shoal::Status _sma_status = (_expr);                      \
     if (_sma_status != ::shoal::Status::ok) return _sma_status; \
   } while (0)

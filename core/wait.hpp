@@ -1,6 +1,7 @@
 // Waiting for a condition that another PE will make true: keep UCX progressing (the transfer we
-// wait for may need it, and so may other PEs' operations on this PE: see InboundLease), and give the core away while nothing happens, because with more PEs
-// than cores the PE we wait for may be waiting for this core.
+// wait for may need it, and so may other PEs' operations on this PE: see InboundLease), and give
+// the core away while nothing happens, because with more PEs than cores the PE we wait for may be
+// waiting for this core.
 //
 // Three stages: spin briefly (the answer is usually a few hundred nanoseconds away when every
 // PE has a core), then yield (a runnable peer on this core gets to run), then sleep in short
@@ -96,8 +97,10 @@ void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
   for (unsigned round = 0; !done(); ++round) {
     unsigned events = inbound.progress();
     if (round % every == 0) events += worker.progress();
-    if (events != 0) backoff.reset();
-    else backoff.idle();
+    if (events != 0)
+      backoff.reset();
+    else
+      backoff.idle();
   }
 }
 

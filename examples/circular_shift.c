@@ -12,7 +12,8 @@ int main(void) {
   shmem_int_put(&dest, &src, 1, (me + 1) % npes);
   shmem_barrier_all();
   int expected = (me + npes - 1) % npes;
-  printf("PE %d: received %d from PE %d %s\n", me, dest, expected, dest == expected ? "ok" : "WRONG");
+  printf("PE %d: received %d from PE %d %s\n", me, dest, expected,
+         dest == expected ? "ok" : "WRONG");
   int status = dest == expected ? 0 : 1;
   shmem_finalize();
   return status;

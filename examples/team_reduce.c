@@ -32,8 +32,8 @@ int main(void) {
     }
   }
   if (me == 0 && !errors)
-    printf("team_reduce: %d PEs, even-team sum %ld, odd-team sum %ld: correct\n", npes,
-           all_sums[0], npes > 1 ? all_sums[1] : 0L);
+    printf("team_reduce: %d PEs, even-team sum %ld, odd-team sum %ld: correct\n", npes, all_sums[0],
+           npes > 1 ? all_sums[1] : 0L);
   if (even != SHMEM_TEAM_INVALID) shmem_team_destroy(even);
   if (odd != SHMEM_TEAM_INVALID) shmem_team_destroy(odd);
   shmem_free(all_sums);

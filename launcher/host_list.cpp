@@ -40,9 +40,8 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' |
 bool valid_host_name(std::string_view name) {
   if (name.empty() || name[0] == '-') return false;
   for (char c : name)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-          c == '.' || c == '-' || c == '_' || c == ':' || c == '@' || c == '%' || c == '[' ||
-          c == ']'))
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+          c == '-' || c == '_' || c == ':' || c == '@' || c == '%' || c == '[' || c == ']'))
       return false;
   return true;
 }
@@ -134,9 +133,8 @@ std::string parse_host_option(std::string_view value, std::vector<HostEntry> &ou
   std::size_t start = 0;
   for (;;) {
     const std::size_t comma = value.find(',', start);
-    const std::string_view item =
-        value.substr(start, comma == std::string_view::npos ? std::string_view::npos
-                                                            : comma - start);
+    const std::string_view item = value.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     HostEntry entry;
     std::size_t colon = 0;
     if (has_slot_suffix(item, colon)) {
@@ -151,8 +149,7 @@ std::string parse_host_option(std::string_view value, std::vector<HostEntry> &ou
       entry.name = std::string(item);
     }
     if (entry.name.empty()) return "empty host name in '--host " + std::string(value) + "'";
-    if (!valid_host_name(entry.name))
-      return "invalid host name '" + entry.name + "' in --host";
+    if (!valid_host_name(entry.name)) return "invalid host name '" + entry.name + "' in --host";
     out.push_back(std::move(entry));
     if (comma == std::string_view::npos) break;
     start = comma + 1;
@@ -180,8 +177,7 @@ HostfileResult read_hostfile(const std::string &path, int default_slots) {
     const std::vector<std::string_view> words = split_words(joined);
     if (words.empty()) continue;
 
-    const std::string where =
-        "hostfile '" + path + "' line " + std::to_string(line_number) + ": ";
+    const std::string where = "hostfile '" + path + "' line " + std::to_string(line_number) + ": ";
     auto fail = [&](const std::string &why) {
       result.hosts.clear();
       result.error = where + why;

@@ -42,7 +42,7 @@ class ThisHost {
   bool is(std::string_view name) const;
 
  private:
-  std::string hostname_;            // lower case
+  std::string hostname_;             // lower case
   std::set<std::string> addresses_;  // canonical numeric form
 };
 

@@ -97,7 +97,8 @@ class Job {
 
   bool launch() {
     std::string error;
-    if (!signals_.open()) return fail(std::string("cannot set up signals: ") + std::strerror(errno));
+    if (!signals_.open())
+      return fail(std::string("cannot set up signals: ") + std::strerror(errno));
     if (!events_.ok()) return fail(std::string("pipe: ") + std::strerror(errno));
     if (!make_namespace(nspace_, error)) return fail(error);
     if (!dir_.create(error)) return fail(error);
@@ -118,7 +119,8 @@ class Job {
     }
 
     std::vector<char *> argv;
-    for (const std::string &a : config_.options.program) argv.push_back(const_cast<char *>(a.c_str()));
+    for (const std::string &a : config_.options.program)
+      argv.push_back(const_cast<char *>(a.c_str()));
     argv.push_back(nullptr);
 
     bool ok = true;
@@ -178,7 +180,8 @@ class Job {
     req.stderr_fd = err;
     req.cpu = cpu_for(rank);
     req.umask = config_.pe_umask;
-    const bool ok = procs_.spawn(req, [&](pid_t pid) { host_.set_pid(rank, pid); }, error);
+    const bool ok = procs_.spawn(
+        req, [&](pid_t pid) { host_.set_pid(rank, pid); }, error);
     ::close(out);
     ::close(err);
     return ok;
@@ -193,8 +196,10 @@ class Job {
       }
       if (procs_.running() == 0) {
         if (output_.all_closed()) break;
-        if (!drain_until_) drain_until_ = now + kDrainGrace;
-        else if (now >= *drain_until_) break;
+        if (!drain_until_)
+          drain_until_ = now + kDrainGrace;
+        else if (now >= *drain_until_)
+          break;
       }
 
       std::vector<pollfd> fds;
@@ -211,8 +216,10 @@ class Job {
       }
       handle_host_events();
       for (int sig : signals_.take()) {
-        if (sig == SIGCHLD) handle_exits();
-        else on_signal(sig);
+        if (sig == SIGCHLD)
+          handle_exits();
+        else
+          on_signal(sig);
       }
       input_.handle(fds, in_first, in_count);
       output_.handle(fds, out_first, out_count);
@@ -269,8 +276,7 @@ class Job {
     if (e.rank == 0) input_.stop();
     if (terminating_) return;  // we are ending the job: the rest exit however they exit
 
-    const std::string who =
-        "PE " + std::to_string(e.rank) + " (pid " + std::to_string(e.pid) + ")";
+    const std::string who = "PE " + std::to_string(e.rank) + " (pid " + std::to_string(e.pid) + ")";
     const int st = e.wait_status;
     if (WIFSIGNALED(st)) {
       const int sig = WTERMSIG(st);
@@ -293,8 +299,10 @@ class Job {
   }
 
   void on_signal(int sig) {
-    if (!terminating_) begin_termination(128 + sig, sig);
-    else procs_.signal_all(sig);  // pass on every further signal too
+    if (!terminating_)
+      begin_termination(128 + sig, sig);
+    else
+      procs_.signal_all(sig);  // pass on every further signal too
   }
 
   // First cause wins: its status is oshrun's, later PE deaths are consequences.

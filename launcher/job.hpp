@@ -13,7 +13,7 @@ namespace shoal::launcher {
 
 struct JobConfig {
   Options options;
-  std::string program_path;          // resolved executable
+  std::string program_path;              // resolved executable
   std::vector<std::string> environment;  // the PEs' base environment
   mode_t pe_umask = 022;                 // the caller's umask, given back to the PEs
 };

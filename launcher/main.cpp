@@ -70,13 +70,18 @@ int place_on_hosts(Options &options) {
 int run(int argc, char **argv) {
   const ParseResult parsed = parse_options(argc, argv);
   switch (parsed.action) {
-    case ParseAction::help: write_all(STDOUT_FILENO, usage_text()); return 0;
-    case ParseAction::version: write_all(STDOUT_FILENO, version_text()); return 0;
+    case ParseAction::help:
+      write_all(STDOUT_FILENO, usage_text());
+      return 0;
+    case ParseAction::version:
+      write_all(STDOUT_FILENO, version_text());
+      return 0;
     case ParseAction::usage_error:
       diag(parsed.error);
       write_all(STDERR_FILENO, usage_text());
       return 2;
-    case ParseAction::run: break;
+    case ParseAction::run:
+      break;
   }
 
   JobConfig config;
@@ -89,8 +94,7 @@ int run(int argc, char **argv) {
 
   // Checked once, here, before any PE exists: a typo gives one message, not N failing PEs.
   const std::string &program = config.options.program.front();
-  const ProgramLookup found =
-      lookup_program(program, find_variable(config.environment, "PATH"));
+  const ProgramLookup found = lookup_program(program, find_variable(config.environment, "PATH"));
   if (found.error != 0) {
     diag("cannot run '" + program + "': " + std::strerror(found.error));
     return found.exit_status();

@@ -82,8 +82,7 @@ ParseResult parse_options(int argc, char **argv) {
     } else if (is_one_of(name, {"--host", "-host", "-H"})) {
       const auto v = take_value();
       if (!v) return fail("option '" + std::string(name) + "' needs a list of hosts");
-      if (std::string why = parse_host_option(*v, opt.host_entries); !why.empty())
-        return fail(why);
+      if (std::string why = parse_host_option(*v, opt.host_entries); !why.empty()) return fail(why);
       opt.host += (opt.host.empty() ? "" : ",") + std::string(*v);
     } else if (is_one_of(name, {"--hostfile", "-hostfile", "--machinefile", "-machinefile"})) {
       const auto v = take_value();
@@ -102,10 +101,14 @@ ParseResult parse_options(int argc, char **argv) {
       opt.exports.emplace_back(v);
     } else if (is_one_of(name, {"--bind-to", "-bind-to"})) {
       const auto v = take_value();
-      if (v && *v == "core") opt.bind_to = Options::Binding::core;
-      else if (v && *v == "none") opt.bind_to = Options::Binding::none;
-      else if (v && *v == "auto") opt.bind_to = Options::Binding::automatic;
-      else return fail("option '--bind-to' needs core, none or auto");
+      if (v && *v == "core")
+        opt.bind_to = Options::Binding::core;
+      else if (v && *v == "none")
+        opt.bind_to = Options::Binding::none;
+      else if (v && *v == "auto")
+        opt.bind_to = Options::Binding::automatic;
+      else
+        return fail("option '--bind-to' needs core, none or auto");
     } else if (!inline_value && is_one_of(arg, {"--tag-output", "-tag-output"})) {
       opt.tag_output = true;
     } else if (!inline_value && is_one_of(arg, {"--help", "-h"})) {
@@ -135,7 +138,9 @@ std::string usage_text() {
   const std::string &p = program_name();
   return "Usage: " + p +
          " [options] [--] program [arguments...]\n"
-         "Starts the PEs of an OpenSHMEM job on this node, each a PMIx client of " + p + ".\n"
+         "Starts the PEs of an OpenSHMEM job on this node, each a PMIx client of " +
+         p +
+         ".\n"
          "\n"
          "Options:\n"
          "  -np, -n, --np N    number of PEs to start (default 1; with hosts, one per slot)\n"
@@ -158,7 +163,9 @@ std::string usage_text() {
          "  --allow-run-as-root\n"
          "                     accepted for Open MPI compatibility\n"
          "\n"
-         "With hosts that are all this machine (localhost, its name or addresses) " + p + "\n"
+         "With hosts that are all this machine (localhost, its name or addresses) " +
+         p +
+         "\n"
          "starts the PEs itself, -np at most the slots (all of them without -np). With any\n"
          "other host it hands the job to prterun or mpirun with the same PEs, hosts, -x\n"
          "variables and SMA_*, SHMEM_* and UCX_* variables, and prints that command.\n"

@@ -35,7 +35,8 @@ class OpWait {
   // `rc` is what the non-blocking PMIx call returned. Returns the operation's final status;
   // on timeout the object is abandoned (see above) and PMIX_ERR_TIMEOUT returned.
   static pmix_status_t finish(OpWait *w, pmix_status_t rc) {
-    if (rc == PMIX_OPERATION_SUCCEEDED) rc = PMIX_SUCCESS;  // done inline, no callback
+    if (rc == PMIX_OPERATION_SUCCEEDED)
+      rc = PMIX_SUCCESS;  // done inline, no callback
     else if (rc == PMIX_SUCCESS) {
       std::unique_lock lock(w->mutex_);
       if (!w->cv_.wait_for(lock, std::chrono::seconds(30), [w] { return w->done_; }))
@@ -114,8 +115,8 @@ pmix_status_t on_finalized(const pmix_proc_t *proc, void *, pmix_op_cbfunc_t cbf
   return PMIX_SUCCESS;
 }
 
-pmix_status_t on_abort(const pmix_proc_t *proc, void *, int status, const char msg[],
-                       pmix_proc_t *, size_t, pmix_op_cbfunc_t cbfunc, void *cbdata) noexcept {
+pmix_status_t on_abort(const pmix_proc_t *proc, void *, int status, const char msg[], pmix_proc_t *,
+                       size_t, pmix_op_cbfunc_t cbfunc, void *cbdata) noexcept {
   // Whatever the list of procs, an OpenSHMEM abort (shmem_global_exit or a fatal error) ends
   // the whole job, so the main thread ends every PE.
   if (PmixHost *h = host_for(proc)) {
@@ -143,8 +144,8 @@ pmix_status_t on_fence(const pmix_proc_t *, size_t, const pmix_info_t *, size_t,
 }
 
 // Only asked for data of processes on other nodes, which a single-node job does not have.
-pmix_status_t on_direct_modex(const pmix_proc_t *, const pmix_info_t *, size_t,
-                              pmix_modex_cbfunc_t, void *) noexcept {
+pmix_status_t on_direct_modex(const pmix_proc_t *, const pmix_info_t *, size_t, pmix_modex_cbfunc_t,
+                              void *) noexcept {
   return PMIX_ERR_NOT_SUPPORTED;
 }
 
@@ -200,10 +201,12 @@ bool PmixHost::register_job(const std::string &nspace, int np, std::string &erro
   for (int r = 0; r < np; ++r) pids_[r].store(0);
 
   auto *w = new OpWait;
-  pmix_status_t rc = PMIx_server_register_nspace(nspace.c_str(), np, info.data(), info.size(),
-                                                 OpWait::done, w);
-  if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) delete w;
-  else rc = OpWait::finish(w, rc);  // `info` must stay alive until PMIx is done with it
+  pmix_status_t rc =
+      PMIx_server_register_nspace(nspace.c_str(), np, info.data(), info.size(), OpWait::done, w);
+  if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED)
+    delete w;
+  else
+    rc = OpWait::finish(w, rc);  // `info` must stay alive until PMIx is done with it
   if (!check(rc, "PMIx_server_register_nspace", error)) return false;
   registered_ = true;
   return true;
@@ -216,8 +219,10 @@ bool PmixHost::register_client(int rank, std::string &error) {
   // The PEs run as ourselves; PMIx checks a connecting client's credentials against these.
   pmix_status_t rc =
       PMIx_server_register_client(&proc, ::getuid(), ::getgid(), nullptr, OpWait::done, w);
-  if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) delete w;
-  else rc = OpWait::finish(w, rc);
+  if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED)
+    delete w;
+  else
+    rc = OpWait::finish(w, rc);
   return check(rc, "PMIx_server_register_client", error);
 }
 
@@ -235,9 +240,7 @@ bool PmixHost::owns(const char *nspace, unsigned rank) const {
   return rank < static_cast<unsigned>(np_) && nspace_ == nspace;
 }
 
-pid_t PmixHost::pid_of(int rank) const {
-  return rank >= 0 && rank < np_ ? pids_[rank].load() : 0;
-}
+pid_t PmixHost::pid_of(int rank) const { return rank >= 0 && rank < np_ ? pids_[rank].load() : 0; }
 
 void PmixHost::stop(bool clients_lost) {
   if (!started_) return;

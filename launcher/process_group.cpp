@@ -41,13 +41,20 @@ const char *exec_error_text(int err, const char *path) {
     case ENOENT:
       return ::access(path, F_OK) == 0 ? "its interpreter or a library it needs was not found"
                                        : "No such file or directory";
-    case ENOEXEC: return "Exec format error (not a program this machine can run)";
-    case EACCES: return "Permission denied";
-    case ETXTBSY: return "Text file busy";
-    case ENOMEM: return "Cannot allocate memory";
-    case E2BIG: return "Argument list too long";
-    case ELIBBAD: return "Accessing a corrupted shared library";
-    default: return "unexpected error";
+    case ENOEXEC:
+      return "Exec format error (not a program this machine can run)";
+    case EACCES:
+      return "Permission denied";
+    case ETXTBSY:
+      return "Text file busy";
+    case ENOMEM:
+      return "Cannot allocate memory";
+    case E2BIG:
+      return "Argument list too long";
+    case ELIBBAD:
+      return "Accessing a corrupted shared library";
+    default:
+      return "unexpected error";
   }
 }
 
@@ -56,7 +63,8 @@ void close_fds_from(int first) {
   if (::syscall(SYS_close_range, first, ~0U, 0) == 0) return;
 #endif
   const long max = ::sysconf(_SC_OPEN_MAX);
-  for (long fd = first; fd < (max > 0 && max < 65536 ? max : 65536); ++fd) ::close(static_cast<int>(fd));
+  for (long fd = first; fd < (max > 0 && max < 65536 ? max : 65536); ++fd)
+    ::close(static_cast<int>(fd));
 }
 
 [[noreturn]] void run_child(const SpawnRequest &req, const SignalChannel &signals, pid_t parent,

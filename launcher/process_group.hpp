@@ -22,7 +22,7 @@ struct SpawnRequest {
   char *const *argv = nullptr;
   char *const *envp = nullptr;
   int stdin_fd = -1, stdout_fd = -1, stderr_fd = -1;  // become the PE's 0, 1 and 2
-  int cpu = -1;  // bind the PE to this CPU before exec; -1: inherit oshrun's affinity
+  int cpu = -1;        // bind the PE to this CPU before exec; -1: inherit oshrun's affinity
   mode_t umask = 022;  // the PE's umask (oshrun's own is 077)
 };
 

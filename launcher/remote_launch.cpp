@@ -81,8 +81,7 @@ std::string first_line(const std::string &text) {
 }
 
 bool forwarded_by_default(const std::string &name) {
-  return name.rfind("SMA_", 0) == 0 || name.rfind("SHMEM_", 0) == 0 ||
-         name.rfind("UCX_", 0) == 0;
+  return name.rfind("SMA_", 0) == 0 || name.rfind("SHMEM_", 0) == 0 || name.rfind("UCX_", 0) == 0;
 }
 
 bool plain_word(const std::string &word) {
@@ -108,8 +107,7 @@ LauncherChoice choose_remote_launcher(const std::string &explicit_path, const ch
   if (!explicit_path.empty()) {
     const ProgramLookup found = lookup_program(explicit_path, path_env);
     if (found.error != 0) {
-      choice.error =
-          "cannot use --launcher '" + explicit_path + "': " + std::strerror(found.error);
+      choice.error = "cannot use --launcher '" + explicit_path + "': " + std::strerror(found.error);
       return choice;
     }
     choice.launcher.path = found.path;
@@ -140,8 +138,7 @@ LauncherChoice choose_remote_launcher(const std::string &explicit_path, const ch
 }
 
 std::vector<std::string> remote_command(const RemoteLauncher &launcher, const Options &options,
-                                        const std::vector<std::string> &environment,
-                                        bool as_root) {
+                                        const std::vector<std::string> &environment, bool as_root) {
   const bool prrte = launcher.dialect == RemoteLauncher::Dialect::prrte;
   std::vector<std::string> argv{launcher.path};
   auto add = [&argv](std::initializer_list<std::string> words) {
@@ -154,12 +151,16 @@ std::vector<std::string> remote_command(const RemoteLauncher &launcher, const Op
   if (!options.hostfile.empty()) add({"--hostfile", options.hostfile});
   // PRRTE's spellings; its --oversubscribe and --tag-output are deprecated aliases of these.
   if (options.oversubscribe) {
-    if (prrte) add({"--map-by", ":OVERSUBSCRIBE"});
-    else add({"--oversubscribe"});
+    if (prrte)
+      add({"--map-by", ":OVERSUBSCRIBE"});
+    else
+      add({"--oversubscribe"});
   }
   if (options.tag_output) {
-    if (prrte) add({"--output", "tag"});
-    else add({"--tag-output"});
+    if (prrte)
+      add({"--output", "tag"});
+    else
+      add({"--tag-output"});
   }
   // --bind-to auto is oshrun's default and has no equivalent: the launcher's default applies.
   if (options.bind_to == Options::Binding::core) add({"--bind-to", "core"});
@@ -209,7 +210,8 @@ int hand_over_job(const Options &options, const std::vector<std::string> &other_
   if (!choice.error.empty()) {
     diag(describe_hosts(other_hosts) +
          " not this one, and jobs on other hosts need prterun or Open MPI's mpirun: " +
-         choice.error + "; install one (Debian: apt-get install openmpi-bin) or give "
+         choice.error +
+         "; install one (Debian: apt-get install openmpi-bin) or give "
          "--launcher PATH");
     return 127;
   }

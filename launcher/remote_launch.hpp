@@ -33,8 +33,7 @@ LauncherChoice choose_remote_launcher(const std::string &explicit_path, const ch
 // program with its arguments. A bare "-x VAR" whose VAR is unset in `environment` is
 // reported and left out, as for a job oshrun runs itself.
 std::vector<std::string> remote_command(const RemoteLauncher &launcher, const Options &options,
-                                        const std::vector<std::string> &environment,
-                                        bool as_root);
+                                        const std::vector<std::string> &environment, bool as_root);
 
 // The command as one line a POSIX shell reads back into the same words.
 std::string shell_command_line(const std::vector<std::string> &argv);

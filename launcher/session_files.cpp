@@ -64,8 +64,8 @@ bool SessionDir::create_in(const std::string &base, std::string &error) {
 bool SessionDir::create_under(const std::vector<std::string> &bases, std::string &error) {
   int last_errno = 0;
   for (const std::string &base : bases) {
-    std::string templ = base + (base.back() == '/' ? "" : "/") + "oshrun." +
-                        std::to_string(::getpid()) + ".XXXXXX";
+    std::string templ =
+        base + (base.back() == '/' ? "" : "/") + "oshrun." + std::to_string(::getpid()) + ".XXXXXX";
     if (::mkdtemp(templ.data())) {  // mkdtemp creates it with mode 0700
       path_ = templ;
       base_ = base;
@@ -75,8 +75,8 @@ bool SessionDir::create_under(const std::vector<std::string> &bases, std::string
     }
     last_errno = errno;
   }
-  error = "cannot create a temporary directory in " + bases.back() + ": " +
-          std::strerror(last_errno);
+  error =
+      "cannot create a temporary directory in " + bases.back() + ": " + std::strerror(last_errno);
   return false;
 }
 
@@ -100,7 +100,8 @@ void sweep_stale_sessions(const std::string &base) {
     if (::fstatat(::dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
         st.st_uid != ::geteuid())
       continue;
-    const int fd = ::openat(::dirfd(dir), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    const int fd =
+        ::openat(::dirfd(dir), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) continue;
     if (now - st.st_mtime < kStaleAge || ::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       live.insert(pid);  // in use, or too young to tell
@@ -171,7 +172,8 @@ int remove_orphan_sysv_segments(const std::vector<pid_t> &creators) {
     if (cell.size() < names.size()) continue;
     std::vector<long long> v;
     for (std::size_t i = 0; i < cell.size(); ++i)  // perms is octal, everything else decimal
-      v.push_back(std::strtoll(cell[i].c_str(), nullptr, static_cast<int>(i) == perms_col ? 8 : 10));
+      v.push_back(
+          std::strtoll(cell[i].c_str(), nullptr, static_cast<int>(i) == perms_col ? 8 : 10));
     const bool marked_for_removal = (v[perms_col] & SHM_DEST) != 0;
     if (ours.count(static_cast<pid_t>(v[cpid_col])) && v[nattch_col] == 0 && !marked_for_removal &&
         v[uid_col] == static_cast<long long>(::geteuid()) &&

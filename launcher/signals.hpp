@@ -34,7 +34,8 @@ class SignalChannel {
   int fd_ = -1;
   sigset_t old_mask_{};
   sigset_t blocked_{};
-  struct sigaction old_pipe_ {}, old_ttin_ {}, old_ttou_ {}, old_chld_ {};
+  struct sigaction old_pipe_ {
+  }, old_ttin_{}, old_ttou_{}, old_chld_{};
 };
 
 }  // namespace shoal::launcher

@@ -160,7 +160,8 @@ bool StdinForwarder::prepare(int &child_stdin, std::string &error) {
   bool forward = ::fcntl(STDIN_FILENO, F_GETFL) != -1;
   // A background job reading the terminal would be stopped (or get EIO): give PE 0 nothing
   // rather than fight the shell's job control.
-  if (forward && ::isatty(STDIN_FILENO) && ::tcgetpgrp(STDIN_FILENO) != ::getpgrp()) forward = false;
+  if (forward && ::isatty(STDIN_FILENO) && ::tcgetpgrp(STDIN_FILENO) != ::getpgrp())
+    forward = false;
   if (!forward) {
     child_stdin = open_dev_null();
     if (child_stdin < 0) error = std::string("/dev/null: ") + std::strerror(errno);
@@ -203,16 +204,21 @@ void StdinForwarder::read_source() {
   ssize_t n;
   do n = ::read(source_, buf, sizeof buf);
   while (n < 0 && errno == EINTR);
-  if (n > 0) pending_.assign(buf, static_cast<std::size_t>(n));
-  else if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) eof_ = true;  // EOF, EIO, ...
+  if (n > 0)
+    pending_.assign(buf, static_cast<std::size_t>(n));
+  else if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+    eof_ = true;  // EOF, EIO, ...
 }
 
 void StdinForwarder::flush() {
   while (!pending_.empty() && target_ >= 0) {
     const ssize_t n = ::write(target_, pending_.data(), pending_.size());
-    if (n > 0) pending_.erase(0, static_cast<std::size_t>(n));
-    else if (n < 0 && errno == EINTR) continue;
-    else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+    if (n > 0)
+      pending_.erase(0, static_cast<std::size_t>(n));
+    else if (n < 0 && errno == EINTR)
+      continue;
+    else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+      return;
     else {
       stop();  // PE 0 closed its stdin or is gone
       return;

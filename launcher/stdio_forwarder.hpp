@@ -37,9 +37,9 @@ class OutputForwarder {
  private:
   struct Stream {
     int rank;
-    int fd;         // read end; -1 once closed
-    int dest;       // STDOUT_FILENO or STDERR_FILENO
-    std::string partial;  // tagged mode: bytes after the last newline
+    int fd;                 // read end; -1 once closed
+    int dest;               // STDOUT_FILENO or STDERR_FILENO
+    std::string partial;    // tagged mode: bytes after the last newline
     bool mid_line = false;  // tagged mode: a long partial line was already emitted (tag sent)
   };
   enum class ReadResult { data, would_block, closed };

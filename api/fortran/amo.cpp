@@ -18,23 +18,25 @@ namespace {
 inline shoal_ctx *dflt() noexcept { return &shoal_ctx_default; }
 }  // namespace
 
-// ---- every AMO type: SWAP, FETCH, SET ------------------------------------------------------------
-#define SMA_F_AMO_COMMON(tn, TN, T)                                                             \
-  SMA_F_API T pshmem_##tn##_swap_(T *target, const T *value, const Fint *pe) noexcept {        \
-    return fetching<T>(dflt(), Op::swap, target, *value, T{}, *pe, "SHMEM_" #TN "_SWAP");      \
-  }                                                                                            \
-  SMA_F_ALIAS(shmem_##tn##_swap_)                                                              \
-  SMA_F_API T pshmem_##tn##_fetch_(const T *source, const Fint *pe) noexcept {                 \
-    return fetching<T>(dflt(), Op::fetch, source, T{}, T{}, *pe, "SHMEM_" #TN "_FETCH");       \
-  }                                                                                            \
-  SMA_F_ALIAS(shmem_##tn##_fetch_)                                                             \
-  SMA_F_API void pshmem_##tn##_set_(T *target, const T *value, const Fint *pe) noexcept {      \
-    non_fetching<T>(dflt(), Op::set, target, *value, *pe, "SHMEM_" #TN "_SET");               \
-  }                                                                                            \
+// ---- every AMO type: SWAP, FETCH, SET
+// ------------------------------------------------------------
+#define SMA_F_AMO_COMMON(tn, TN, T)                                                       \
+  SMA_F_API T pshmem_##tn##_swap_(T *target, const T *value, const Fint *pe) noexcept {   \
+    return fetching<T>(dflt(), Op::swap, target, *value, T{}, *pe, "SHMEM_" #TN "_SWAP"); \
+  }                                                                                       \
+  SMA_F_ALIAS(shmem_##tn##_swap_)                                                         \
+  SMA_F_API T pshmem_##tn##_fetch_(const T *source, const Fint *pe) noexcept {            \
+    return fetching<T>(dflt(), Op::fetch, source, T{}, T{}, *pe, "SHMEM_" #TN "_FETCH");  \
+  }                                                                                       \
+  SMA_F_ALIAS(shmem_##tn##_fetch_)                                                        \
+  SMA_F_API void pshmem_##tn##_set_(T *target, const T *value, const Fint *pe) noexcept { \
+    non_fetching<T>(dflt(), Op::set, target, *value, *pe, "SHMEM_" #TN "_SET");           \
+  }                                                                                       \
   SMA_F_ALIAS(shmem_##tn##_set_)
 
-// ---- INTEGER AMO types: CSWAP, FADD, FINC, ADD, INC -----------------------------------------------
-#define SMA_F_AMO_INT(tn, TN, T)                                                                \
+// ---- INTEGER AMO types: CSWAP, FADD, FINC, ADD, INC
+// -----------------------------------------------
+#define SMA_F_AMO_INT(tn, TN, T)                                                               \
   SMA_F_AMO_COMMON(tn, TN, T)                                                                  \
   SMA_F_API T pshmem_##tn##_cswap_(T *target, const T *cond, const T *value,                   \
                                    const Fint *pe) noexcept {                                  \
@@ -51,36 +53,38 @@ inline shoal_ctx *dflt() noexcept { return &shoal_ctx_default; }
   }                                                                                            \
   SMA_F_ALIAS(shmem_##tn##_finc_)                                                              \
   SMA_F_API void pshmem_##tn##_add_(T *target, const T *value, const Fint *pe) noexcept {      \
-    non_fetching<T>(dflt(), Op::add, target, *value, *pe, "SHMEM_" #TN "_ADD");               \
+    non_fetching<T>(dflt(), Op::add, target, *value, *pe, "SHMEM_" #TN "_ADD");                \
   }                                                                                            \
   SMA_F_ALIAS(shmem_##tn##_add_)                                                               \
   SMA_F_API void pshmem_##tn##_inc_(T *target, const Fint *pe) noexcept {                      \
-    non_fetching<T>(dflt(), Op::add, target, T{1}, *pe, "SHMEM_" #TN "_INC");                 \
+    non_fetching<T>(dflt(), Op::add, target, T{1}, *pe, "SHMEM_" #TN "_INC");                  \
   }                                                                                            \
   SMA_F_ALIAS(shmem_##tn##_inc_)
 
 SMA_F_AMO_INTEGER(SMA_F_AMO_INT)
 SMA_F_AMO_REAL(SMA_F_AMO_COMMON)
 
-// ---- SHMEM_SWAP: default INTEGER -----------------------------------------------------------------
+// ---- SHMEM_SWAP: default INTEGER
+// -----------------------------------------------------------------
 SMA_F_API Fint pshmem_swap_(Fint *target, const Fint *value, const Fint *pe) noexcept {
   return fetching<Fint>(dflt(), Op::swap, target, *value, Fint{}, *pe, "SHMEM_SWAP");
 }
 SMA_F_ALIAS(shmem_swap_)
 
 // ---- SHMEM_[<T>_]WAIT(ivar, cmp_value): until ivar /= cmp_value; WAIT_UNTIL(ivar, cmp, value) --
-#define SMA_F_WAITS(pfx, PFX, T)                                                                \
-  SMA_F_API void p##pfx##wait_(T *ivar, const T *cmp_value) noexcept {                         \
-    (void)shoal::p2p::wait_until<T>(ivar, SHMEM_CMP_NE, *cmp_value, #PFX "WAIT");              \
-  }                                                                                            \
-  SMA_F_ALIAS(pfx##wait_)                                                                      \
-  SMA_F_API void p##pfx##wait_until_(T *ivar, const Fint *cmp, const T *value) noexcept {      \
-    (void)shoal::p2p::wait_until<T>(ivar, *cmp, *value, #PFX "WAIT_UNTIL");                    \
-  }                                                                                            \
+#define SMA_F_WAITS(pfx, PFX, T)                                                          \
+  SMA_F_API void p##pfx##wait_(T *ivar, const T *cmp_value) noexcept {                    \
+    (void)shoal::p2p::wait_until<T>(ivar, SHMEM_CMP_NE, *cmp_value, #PFX "WAIT");         \
+  }                                                                                       \
+  SMA_F_ALIAS(pfx##wait_)                                                                 \
+  SMA_F_API void p##pfx##wait_until_(T *ivar, const Fint *cmp, const T *value) noexcept { \
+    (void)shoal::p2p::wait_until<T>(ivar, *cmp, *value, #PFX "WAIT_UNTIL");               \
+  }                                                                                       \
   SMA_F_ALIAS(pfx##wait_until_)
 SMA_F_WAIT(SMA_F_WAITS)
 
-// ---- locks: an INTEGER*8 variable, as C's long ---------------------------------------------------
+// ---- locks: an INTEGER*8 variable, as C's long
+// ---------------------------------------------------
 static_assert(sizeof(long) == 8, "a Fortran lock is INTEGER*8, C's long");
 SMA_F_API void pshmem_set_lock_(long *lock) noexcept { shoal::lock::set(lock, "SHMEM_SET_LOCK"); }
 SMA_F_ALIAS(shmem_set_lock_)

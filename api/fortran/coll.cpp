@@ -47,8 +47,8 @@ int elements(const Fint *nreduce, int mult, const char *routine) noexcept {
 }
 
 // The team of the active set, or null after the core logged why the set is invalid.
-shoal_team *set_of(const Fint *PE_start, const Fint *logPE_stride, const Fint *PE_size,
-                   void *pSync, const char *routine) noexcept {
+shoal_team *set_of(const Fint *PE_start, const Fint *logPE_stride, const Fint *PE_size, void *pSync,
+                   const char *routine) noexcept {
   return shoal::team::active_set(*PE_start, *logPE_stride, *PE_size, psync(pSync), routine);
 }
 
@@ -58,77 +58,69 @@ shoal_team *set_of(const Fint *PE_start, const Fint *logPE_stride, const Fint *P
 SMA_F_API void pshmem_barrier_all_() noexcept { shoal::coll::barrier_all("SHMEM_BARRIER_ALL"); }
 SMA_F_ALIAS(shmem_barrier_all_)
 
-SMA_F_API void pshmem_barrier_(const Fint *PE_start, const Fint *logPE_stride,
-                               const Fint *PE_size, void *pSync) noexcept {
+SMA_F_API void pshmem_barrier_(const Fint *PE_start, const Fint *logPE_stride, const Fint *PE_size,
+                               void *pSync) noexcept {
   if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "SHMEM_BARRIER"))
     shoal::coll::barrier(team, "SHMEM_BARRIER");
 }
 SMA_F_ALIAS(shmem_barrier_)
 
 // ---- SHMEM_BROADCAST<BITS>, SHMEM_COLLECT<BITS>, SHMEM_FCOLLECT<BITS> ---------------------------
-#define SMA_F_COLL(sfx, BYTES)                                                                  \
-  SMA_F_API void pshmem_broadcast##sfx##_(void *target, const void *source, const Fint *n,      \
-                                          const Fint *PE_root, const Fint *PE_start,           \
-                                          const Fint *logPE_stride, const Fint *PE_size,       \
-                                          void *pSync) noexcept {                              \
-    shoal::active_set::broadcast(target, source, count(n), BYTES, *PE_root, *PE_start,         \
-                                 *logPE_stride, *PE_size, psync(pSync),                        \
-                                 "SHMEM_BROADCAST" #sfx);                                      \
-  }                                                                                            \
-  SMA_F_ALIAS(shmem_broadcast##sfx##_)                                                         \
-  SMA_F_API void pshmem_collect##sfx##_(void *target, const void *source, const Fint *n,        \
-                                        const Fint *PE_start, const Fint *logPE_stride,        \
-                                        const Fint *PE_size, void *pSync) noexcept {           \
-    if (shoal_team *team =                                                                     \
-            set_of(PE_start, logPE_stride, PE_size, pSync, "SHMEM_COLLECT" #sfx))              \
-      shoal::coll::collect(team, target, source, count(n), BYTES, "SHMEM_COLLECT" #sfx);       \
-  }                                                                                            \
-  SMA_F_ALIAS(shmem_collect##sfx##_)                                                           \
-  SMA_F_API void pshmem_fcollect##sfx##_(void *target, const void *source, const Fint *n,       \
-                                         const Fint *PE_start, const Fint *logPE_stride,       \
-                                         const Fint *PE_size, void *pSync) noexcept {          \
-    if (shoal_team *team =                                                                     \
-            set_of(PE_start, logPE_stride, PE_size, pSync, "SHMEM_FCOLLECT" #sfx))             \
-      shoal::coll::fcollect(team, target, source, count(n), BYTES, "SHMEM_FCOLLECT" #sfx);     \
-  }                                                                                            \
+#define SMA_F_COLL(sfx, BYTES)                                                                    \
+  SMA_F_API void pshmem_broadcast##sfx##_(                                                        \
+      void *target, const void *source, const Fint *n, const Fint *PE_root, const Fint *PE_start, \
+      const Fint *logPE_stride, const Fint *PE_size, void *pSync) noexcept {                      \
+    shoal::active_set::broadcast(target, source, count(n), BYTES, *PE_root, *PE_start,            \
+                                 *logPE_stride, *PE_size, psync(pSync), "SHMEM_BROADCAST" #sfx);  \
+  }                                                                                               \
+  SMA_F_ALIAS(shmem_broadcast##sfx##_)                                                            \
+  SMA_F_API void pshmem_collect##sfx##_(void *target, const void *source, const Fint *n,          \
+                                        const Fint *PE_start, const Fint *logPE_stride,           \
+                                        const Fint *PE_size, void *pSync) noexcept {              \
+    if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "SHMEM_COLLECT" #sfx))  \
+      shoal::coll::collect(team, target, source, count(n), BYTES, "SHMEM_COLLECT" #sfx);          \
+  }                                                                                               \
+  SMA_F_ALIAS(shmem_collect##sfx##_)                                                              \
+  SMA_F_API void pshmem_fcollect##sfx##_(void *target, const void *source, const Fint *n,         \
+                                         const Fint *PE_start, const Fint *logPE_stride,          \
+                                         const Fint *PE_size, void *pSync) noexcept {             \
+    if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "SHMEM_FCOLLECT" #sfx)) \
+      shoal::coll::fcollect(team, target, source, count(n), BYTES, "SHMEM_FCOLLECT" #sfx);        \
+  }                                                                                               \
   SMA_F_ALIAS(shmem_fcollect##sfx##_)
 SMA_F_COLL_SIZED(SMA_F_COLL)
 
 // ---- SHMEM_ALLTOALL<BITS>, SHMEM_ALLTOALLS<BITS> (strides dst, sst in elements) -----------------
-#define SMA_F_ALLTOALL(sfx, BYTES)                                                              \
-  SMA_F_API void pshmem_alltoall##sfx##_(void *dest, const void *source, const Fint *n,         \
-                                         const Fint *PE_start, const Fint *logPE_stride,       \
-                                         const Fint *PE_size, void *pSync) noexcept {          \
-    if (shoal_team *team =                                                                     \
-            set_of(PE_start, logPE_stride, PE_size, pSync, "SHMEM_ALLTOALL" #sfx))             \
-      shoal::coll::alltoall(team, dest, source, count(n), BYTES, "SHMEM_ALLTOALL" #sfx);       \
-  }                                                                                            \
-  SMA_F_ALIAS(shmem_alltoall##sfx##_)                                                          \
-  SMA_F_API void pshmem_alltoalls##sfx##_(void *dest, const void *source, const Fint *dst,      \
-                                          const Fint *sst, const Fint *n,                      \
-                                          const Fint *PE_start, const Fint *logPE_stride,      \
-                                          const Fint *PE_size, void *pSync) noexcept {         \
-    if (shoal_team *team =                                                                     \
-            set_of(PE_start, logPE_stride, PE_size, pSync, "SHMEM_ALLTOALLS" #sfx))            \
-      shoal::coll::alltoalls(team, dest, source, *dst, *sst, count(n), BYTES,                  \
-                             "SHMEM_ALLTOALLS" #sfx);                                          \
-  }                                                                                            \
+#define SMA_F_ALLTOALL(sfx, BYTES)                                                                 \
+  SMA_F_API void pshmem_alltoall##sfx##_(void *dest, const void *source, const Fint *n,            \
+                                         const Fint *PE_start, const Fint *logPE_stride,           \
+                                         const Fint *PE_size, void *pSync) noexcept {              \
+    if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "SHMEM_ALLTOALL" #sfx))  \
+      shoal::coll::alltoall(team, dest, source, count(n), BYTES, "SHMEM_ALLTOALL" #sfx);           \
+  }                                                                                                \
+  SMA_F_ALIAS(shmem_alltoall##sfx##_)                                                              \
+  SMA_F_API void pshmem_alltoalls##sfx##_(                                                         \
+      void *dest, const void *source, const Fint *dst, const Fint *sst, const Fint *n,             \
+      const Fint *PE_start, const Fint *logPE_stride, const Fint *PE_size, void *pSync) noexcept { \
+    if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "SHMEM_ALLTOALLS" #sfx)) \
+      shoal::coll::alltoalls(team, dest, source, *dst, *sst, count(n), BYTES,                      \
+                             "SHMEM_ALLTOALLS" #sfx);                                              \
+  }                                                                                                \
   SMA_F_ALIAS(shmem_alltoalls##sfx##_)
 SMA_F_ALLTOALL_SIZED(SMA_F_ALLTOALL)
 
 // ---- SHMEM_<T>_<OP>_TO_ALL(target, source, nreduce, PE_start, logPE_stride, PE_size, pWrk,
 // pSync). MULT: C elements per Fortran item (the bitwise XOR of the complex types).
-#define SMA_F_TO_ALL_FORM(tn, TN, op, OPU, T, OP, MULT)                                         \
-  SMA_F_API void pshmem_##tn##_##op##_to_all_(void *target, const void *source,                \
-                                              const Fint *nreduce, const Fint *PE_start,       \
-                                              const Fint *logPE_stride, const Fint *PE_size,   \
-                                              void *pWrk, void *pSync) noexcept {              \
-    (void)pWrk;                                                                                \
-    constexpr const char *routine = "SHMEM_" #TN "_" #OPU "_TO_ALL";                            \
-    const int n = elements(nreduce, MULT, routine);                                            \
-    if (n < 0 && *nreduce >= 0) return;                                                        \
-    shoal::active_set::to_all(target, source, n, sizeof(T), &combine<ReduceOp::OP, T>,          \
-                              *PE_start, *logPE_stride, *PE_size, psync(pSync), routine);      \
-  }                                                                                            \
+#define SMA_F_TO_ALL_FORM(tn, TN, op, OPU, T, OP, MULT)                                           \
+  SMA_F_API void pshmem_##tn##_##op##_to_all_(                                                    \
+      void *target, const void *source, const Fint *nreduce, const Fint *PE_start,                \
+      const Fint *logPE_stride, const Fint *PE_size, void *pWrk, void *pSync) noexcept {          \
+    (void)pWrk;                                                                                   \
+    constexpr const char *routine = "SHMEM_" #TN "_" #OPU "_TO_ALL";                              \
+    const int n = elements(nreduce, MULT, routine);                                               \
+    if (n < 0 && *nreduce >= 0) return;                                                           \
+    shoal::active_set::to_all(target, source, n, sizeof(T), &combine<ReduceOp::OP, T>, *PE_start, \
+                              *logPE_stride, *PE_size, psync(pSync), routine);                    \
+  }                                                                                               \
   SMA_F_ALIAS(shmem_##tn##_##op##_to_all_)
 SMA_F_TO_ALL(SMA_F_TO_ALL_FORM)

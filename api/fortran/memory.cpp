@@ -25,20 +25,26 @@ constexpr Fint kBadLength = -1, kNoMemory = -2, kNotInHeap = -3, kFreed = -4, kN
 
 const char *describe(Fint code) noexcept {
   switch (code) {
-    case kBadLength: return "length must be a positive number of 32-bit words";
-    case kNoMemory: return "not enough symmetric memory (raise SHMEM_SYMMETRIC_SIZE)";
-    case kNotInHeap: return "the address is not in the symmetric heap";
-    case kFreed: return "the block was freed already";
-    case kNotStart: return "the address is not the start of a block";
-    default: return "error";
+    case kBadLength:
+      return "length must be a positive number of 32-bit words";
+    case kNoMemory:
+      return "not enough symmetric memory (raise SHMEM_SYMMETRIC_SIZE)";
+    case kNotInHeap:
+      return "the address is not in the symmetric heap";
+    case kFreed:
+      return "the block was freed already";
+    case kNotStart:
+      return "the address is not the start of a block";
+    default:
+      return "error";
   }
 }
 
 // Reports an error: in errcode, or (abort nonzero) as a fatal error naming the routine.
 void fail(Fint code, Fint *errcode, const Fint *abort, const char *routine,
           const std::string &detail) noexcept {
-  const std::string message = fmt::format("{}: {}{} (error {})", routine, describe(code), detail,
-                                          code);
+  const std::string message =
+      fmt::format("{}: {}{} (error {})", routine, describe(code), detail, code);
   if (*abort != 0) shoal::fatal(message);
   shoal::set_last_error(message);
   *errcode = code;

@@ -27,13 +27,13 @@ void get(void *target, const void *source, const Fint *n, const Fint *pe, std::s
 }
 void put_nbi(void *target, const void *source, const Fint *n, const Fint *pe, std::size_t elem,
              const char *routine) noexcept {
-  shoal::rma::put_nbi(dflt(), target, source, byte_size(count(n), elem, target, *pe, routine),
-                      *pe, routine);
+  shoal::rma::put_nbi(dflt(), target, source, byte_size(count(n), elem, target, *pe, routine), *pe,
+                      routine);
 }
 void get_nbi(void *target, const void *source, const Fint *n, const Fint *pe, std::size_t elem,
              const char *routine) noexcept {
-  shoal::rma::get_nbi(dflt(), target, source, byte_size(count(n), elem, source, *pe, routine),
-                      *pe, routine);
+  shoal::rma::get_nbi(dflt(), target, source, byte_size(count(n), elem, source, *pe, routine), *pe,
+                      routine);
 }
 // tst and sst are strides in elements; n counts elements.
 void iput(void *target, const void *source, const Fint *tst, const Fint *sst, const Fint *n,
@@ -52,27 +52,27 @@ void iget(void *target, const void *source, const Fint *tst, const Fint *sst, co
 #define SMA_F_TWO_LENGTHS() , std::size_t, std::size_t
 
 // One contiguous routine: pshmem_<name>_ and its alias, calling FN with the element size.
-#define SMA_F_CONTIG(name, NAME, FN, BYTES, LENGTHS)                                        \
-  SMA_F_API void p##name##_(void *target, const void *source, const Fint *n,              \
-                            const Fint *pe LENGTHS()) noexcept {                           \
-    FN(target, source, n, pe, BYTES, #NAME);                                              \
-  }                                                                                        \
+#define SMA_F_CONTIG(name, NAME, FN, BYTES, LENGTHS)                         \
+  SMA_F_API void p##name##_(void *target, const void *source, const Fint *n, \
+                            const Fint *pe LENGTHS()) noexcept {             \
+    FN(target, source, n, pe, BYTES, #NAME);                                 \
+  }                                                                          \
   SMA_F_ALIAS(name##_)
-#define SMA_F_STRIDED(name, NAME, FN, BYTES)                                                \
-  SMA_F_API void p##name##_(void *target, const void *source, const Fint *tst,            \
-                            const Fint *sst, const Fint *n, const Fint *pe) noexcept {      \
-    FN(target, source, tst, sst, n, pe, BYTES, #NAME);                                    \
-  }                                                                                        \
+#define SMA_F_STRIDED(name, NAME, FN, BYTES)                                                    \
+  SMA_F_API void p##name##_(void *target, const void *source, const Fint *tst, const Fint *sst, \
+                            const Fint *n, const Fint *pe) noexcept {                           \
+    FN(target, source, tst, sst, n, pe, BYTES, #NAME);                                          \
+  }                                                                                             \
   SMA_F_ALIAS(name##_)
 
 // ---- SHMEM_<TYPE>_{PUT,GET,PUT_NBI,GET_NBI} and SHMEM_<TYPE>_{IPUT,IGET} -----------------------
-#define SMA_F_TYPED(tn, TN, BYTES, LENGTHS)                                                   \
-  SMA_F_CONTIG(shmem_##tn##_put, SHMEM_##TN##_PUT, put, BYTES, LENGTHS)                       \
-  SMA_F_CONTIG(shmem_##tn##_get, SHMEM_##TN##_GET, get, BYTES, LENGTHS)                       \
-  SMA_F_CONTIG(shmem_##tn##_put_nbi, SHMEM_##TN##_PUT_NBI, put_nbi, BYTES, LENGTHS)           \
+#define SMA_F_TYPED(tn, TN, BYTES, LENGTHS)                                         \
+  SMA_F_CONTIG(shmem_##tn##_put, SHMEM_##TN##_PUT, put, BYTES, LENGTHS)             \
+  SMA_F_CONTIG(shmem_##tn##_get, SHMEM_##TN##_GET, get, BYTES, LENGTHS)             \
+  SMA_F_CONTIG(shmem_##tn##_put_nbi, SHMEM_##TN##_PUT_NBI, put_nbi, BYTES, LENGTHS) \
   SMA_F_CONTIG(shmem_##tn##_get_nbi, SHMEM_##TN##_GET_NBI, get_nbi, BYTES, LENGTHS)
-#define SMA_F_TYPED_STRIDED(tn, TN, BYTES, LENGTHS)                                           \
-  SMA_F_STRIDED(shmem_##tn##_iput, SHMEM_##TN##_IPUT, iput, BYTES)                            \
+#define SMA_F_TYPED_STRIDED(tn, TN, BYTES, LENGTHS)                \
+  SMA_F_STRIDED(shmem_##tn##_iput, SHMEM_##TN##_IPUT, iput, BYTES) \
   SMA_F_STRIDED(shmem_##tn##_iget, SHMEM_##TN##_IGET, iget, BYTES)
 SMA_F_RMA_TYPED(SMA_F_TYPED)
 SMA_F_RMA_TYPED_STRIDED(SMA_F_TYPED_STRIDED)
@@ -80,13 +80,13 @@ SMA_F_RMA_TYPED_STRIDED(SMA_F_TYPED_STRIDED)
 // ---- SHMEM_{PUT,GET}<BITS>[_NBI], SHMEM_{PUT,GET}MEM[_NBI], SHMEM_{IPUT,IGET}<BITS> -----------
 // Any type may be passed to these, CHARACTER too: its hidden lengths are extra arguments the
 // routine never reads, which the C calling convention allows.
-#define SMA_F_SIZED(sfx, SFX, BYTES)                                                          \
-  SMA_F_CONTIG(shmem_put##sfx, SHMEM_PUT##SFX, put, BYTES, SMA_F_NO_LENGTHS)                  \
-  SMA_F_CONTIG(shmem_get##sfx, SHMEM_GET##SFX, get, BYTES, SMA_F_NO_LENGTHS)                  \
-  SMA_F_CONTIG(shmem_put##sfx##_nbi, SHMEM_PUT##SFX##_NBI, put_nbi, BYTES, SMA_F_NO_LENGTHS)  \
+#define SMA_F_SIZED(sfx, SFX, BYTES)                                                         \
+  SMA_F_CONTIG(shmem_put##sfx, SHMEM_PUT##SFX, put, BYTES, SMA_F_NO_LENGTHS)                 \
+  SMA_F_CONTIG(shmem_get##sfx, SHMEM_GET##SFX, get, BYTES, SMA_F_NO_LENGTHS)                 \
+  SMA_F_CONTIG(shmem_put##sfx##_nbi, SHMEM_PUT##SFX##_NBI, put_nbi, BYTES, SMA_F_NO_LENGTHS) \
   SMA_F_CONTIG(shmem_get##sfx##_nbi, SHMEM_GET##SFX##_NBI, get_nbi, BYTES, SMA_F_NO_LENGTHS)
-#define SMA_F_SIZED_STRIDED(sfx, SFX, BYTES)                                                  \
-  SMA_F_STRIDED(shmem_iput##sfx, SHMEM_IPUT##SFX, iput, BYTES)                                \
+#define SMA_F_SIZED_STRIDED(sfx, SFX, BYTES)                   \
+  SMA_F_STRIDED(shmem_iput##sfx, SHMEM_IPUT##SFX, iput, BYTES) \
   SMA_F_STRIDED(shmem_iget##sfx, SHMEM_IGET##SFX, iget, BYTES)
 SMA_F_RMA_SIZED(SMA_F_SIZED)
 SMA_F_RMA_SIZED_STRIDED(SMA_F_SIZED_STRIDED)

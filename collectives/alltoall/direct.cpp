@@ -44,15 +44,18 @@ void copy_block(const Args &args, const std::byte *source, int for_pe, int from_
   const std::size_t es = args.elem_size, n = args.nelems;
   const std::size_t dst = static_cast<std::size_t>(args.dst_stride);
   const std::size_t sst = static_cast<std::size_t>(args.sst_stride);
-  auto *to =
-      static_cast<std::byte *>(args.dest) + static_cast<std::size_t>(from_pe) * n * dst * es;
+  auto *to = static_cast<std::byte *>(args.dest) + static_cast<std::size_t>(from_pe) * n * dst * es;
   const std::byte *from = source + static_cast<std::size_t>(for_pe) * n * sst * es;
   if (dst == 1 && sst == 1) return (void)std::memcpy(to, from, n * es);
   switch (es) {
-    case 1: return copy_strided<std::uint8_t>(to, from, dst, sst, n);
-    case 2: return copy_strided<std::uint16_t>(to, from, dst, sst, n);
-    case 4: return copy_strided<std::uint32_t>(to, from, dst, sst, n);
-    case 8: return copy_strided<std::uint64_t>(to, from, dst, sst, n);
+    case 1:
+      return copy_strided<std::uint8_t>(to, from, dst, sst, n);
+    case 2:
+      return copy_strided<std::uint16_t>(to, from, dst, sst, n);
+    case 4:
+      return copy_strided<std::uint32_t>(to, from, dst, sst, n);
+    case 8:
+      return copy_strided<std::uint64_t>(to, from, dst, sst, n);
     default:
       for (std::size_t i = 0; i < n; ++i) std::memcpy(to + i * dst * es, from + i * sst * es, es);
   }

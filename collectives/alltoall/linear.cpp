@@ -20,10 +20,10 @@ void send_block(Channel &channel, const Args &args, int peer) {
   const std::size_t es = args.elem_size, n = args.nelems;
   const std::size_t dst = static_cast<std::size_t>(args.dst_stride);
   const std::size_t sst = static_cast<std::size_t>(args.sst_stride);
-  auto *to = static_cast<std::byte *>(args.dest) +
-             static_cast<std::size_t>(channel.rank()) * n * dst * es;
-  const auto *from = static_cast<const std::byte *>(args.source) +
-                     static_cast<std::size_t>(peer) * n * sst * es;
+  auto *to =
+      static_cast<std::byte *>(args.dest) + static_cast<std::size_t>(channel.rank()) * n * dst * es;
+  const auto *from =
+      static_cast<const std::byte *>(args.source) + static_cast<std::size_t>(peer) * n * sst * es;
   const bool other = peer != channel.rank();
   if (dst == 1 && sst == 1 && other) {
     channel.send(to, from, n * es, peer);  // across nodes, one message with the counter

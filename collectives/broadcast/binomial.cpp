@@ -41,8 +41,7 @@ void run(Channel &channel, const Args &args) {
     channel.await_grant(child);
     channel.send(args.dest, data, args.bytes(), child);
   }
-  if (relative == 0 && args.dest != args.source)
-    std::memmove(args.dest, args.source, args.bytes());
+  if (relative == 0 && args.dest != args.source) std::memmove(args.dest, args.source, args.bytes());
 }
 
 }  // namespace

@@ -31,8 +31,8 @@ Piece piece(std::size_t j, std::size_t m, std::size_t total) {
 }
 
 // Puts piece j of `from` into the same place of peer's dest, then notifies peer.
-void send_piece(Channel &channel, const Args &args, const void *from, std::size_t j,
-                std::size_t m, int peer) {
+void send_piece(Channel &channel, const Args &args, const void *from, std::size_t j, std::size_t m,
+                int peer) {
   const Piece p = piece(j, m, args.bytes());
   channel.send(static_cast<std::byte *>(args.dest) + p.offset,
                static_cast<const std::byte *>(from) + p.offset, p.bytes, peer);
@@ -70,6 +70,7 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm broadcast_scatter_allgather;
-const Algorithm broadcast_scatter_allgather = {"scatter_allgather", Collective::broadcast, nullptr, run};
+const Algorithm broadcast_scatter_allgather = {"scatter_allgather", Collective::broadcast, nullptr,
+                                               run};
 
 }  // namespace shoal::coll

@@ -23,8 +23,8 @@ void run(Channel &channel, const Args &args) {
   const int n = channel.size(), me = channel.rank();
   for (int d = 1; d < n; d <<= 1) channel.grant((me + d) % n);
   if (args.counts[me] > 0)
-    channel.put(static_cast<std::byte *>(args.dest) + args.displs[me] * args.elem_size,
-                args.source, args.counts[me] * args.elem_size, me);
+    channel.put(static_cast<std::byte *>(args.dest) + args.displs[me] * args.elem_size, args.source,
+                args.counts[me] * args.elem_size, me);
 
   for (int d = 1; d < n; d <<= 1) {
     const int to = (me + n - d) % n, from = (me + d) % n;

@@ -25,8 +25,8 @@ void run(Channel &channel, const Args &args) {
   const int r = n - p;
 
   if (args.counts[me] > 0)
-    channel.put(static_cast<std::byte *>(args.dest) + args.displs[me] * args.elem_size,
-                args.source, args.counts[me] * args.elem_size, me);
+    channel.put(static_cast<std::byte *>(args.dest) + args.displs[me] * args.elem_size, args.source,
+                args.counts[me] * args.elem_size, me);
 
   if (me >= p) {  // extra PE: hand the block to the core partner, wait for the rest
     const int core = me - p;
@@ -59,7 +59,9 @@ void run(Channel &channel, const Args &args) {
 }  // namespace
 
 extern const Algorithm collect_recursive_doubling, fcollect_recursive_doubling;
-const Algorithm collect_recursive_doubling = {"recursive_doubling", Collective::collect, nullptr, run};
-const Algorithm fcollect_recursive_doubling = {"recursive_doubling", Collective::fcollect, nullptr, run};
+const Algorithm collect_recursive_doubling = {"recursive_doubling", Collective::collect, nullptr,
+                                              run};
+const Algorithm fcollect_recursive_doubling = {"recursive_doubling", Collective::fcollect, nullptr,
+                                               run};
 
 }  // namespace shoal::coll

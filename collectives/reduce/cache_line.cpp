@@ -49,8 +49,10 @@ void run(Channel &ch, const Args &a) {
   alignas(64) std::byte acc[kExchangeMsgLines * kLinePayload];
   for (int pe = 0; pe < n; ++pe) {
     if (pe == me) {
-      if (pe == 0) std::memcpy(acc, source, bytes);
-      else a.combine(acc, source, a.nelems);
+      if (pe == 0)
+        std::memcpy(acc, source, bytes);
+      else
+        a.combine(acc, source, a.nelems);
       continue;
     }
     const int from = ch.slot_index(pe);
@@ -59,8 +61,10 @@ void run(Channel &ch, const Args &a) {
     for (std::size_t at = 0; at < bytes; at += piece, line += kLineBytes) {
       lines::wait_for(lines::seq_of(line), seq);
       const std::size_t len = std::min(piece, bytes - at);
-      if (pe == 0) std::memcpy(acc + at, line, len);
-      else a.combine(acc + at, line, len / a.elem_size);
+      if (pe == 0)
+        std::memcpy(acc + at, line, len);
+      else
+        a.combine(acc + at, line, len / a.elem_size);
     }
   }
   std::memcpy(a.dest, acc, bytes);

@@ -22,7 +22,9 @@ inline std::size_t scratch_elems(const Channel &ch, const Args &a) noexcept {
 struct Chunks {
   std::size_t size = 1, count = 1, nelems = 0;
   Chunks(std::size_t nelems_, std::size_t size_) noexcept
-      : size(std::max<std::size_t>(size_, 1)), count((nelems_ + size - 1) / size), nelems(nelems_) {}
+      : size(std::max<std::size_t>(size_, 1)),
+        count((nelems_ + size - 1) / size),
+        nelems(nelems_) {}
   std::size_t first(std::size_t c) const noexcept { return c * size; }
   std::size_t len(std::size_t c) const noexcept { return std::min(size, nelems - c * size); }
 };

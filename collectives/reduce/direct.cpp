@@ -57,7 +57,8 @@ void run(Channel &ch, const Args &a) {
   for (std::size_t i = first(me), end = last(me); i < end; i += block_elems) {
     const std::size_t len = std::min(block_elems, end - i), off = i * es;
     std::memcpy(block, sources[0] + off, len * es);
-    for (int pe = 1; pe < n; ++pe) a.combine(block, sources[static_cast<std::size_t>(pe)] + off, len);
+    for (int pe = 1; pe < n; ++pe)
+      a.combine(block, sources[static_cast<std::size_t>(pe)] + off, len);
     std::memcpy(dest + off, block, len * es);
   }
 

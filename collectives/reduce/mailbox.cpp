@@ -4,7 +4,8 @@
 // message instead of a credit and a message: on one node, about half the latency of
 // recursive_doubling for a few elements. Teams whose size is a power of two only.
 //
-// Across nodes (teams whose heaps are not all mapped) vectors up to kMaxStashed go the same way: the message carries the data into the partner's stash buffer of the mailbox
+// Across nodes (teams whose heaps are not all mapped) vectors up to kMaxStashed go the same way:
+// the message carries the data into the partner's stash buffer of the mailbox
 // (Channel::send_stashed), so a round is still one message where recursive_doubling waits for
 // a credit first (a 256 B - 1 KiB sum across two hosts: 20-24 -> 10.5-13 us; OSHMEM 9.6).
 // Above 16 KiB the copies out of the stash cost more than the credit saves (64 KiB: 51 -> 70).
@@ -47,8 +48,10 @@ void run(Channel &ch, const Args &a) {
   for (int distance = 1; distance < ch.size(); distance <<= 1) {
     const int peer = ch.rank() ^ distance;
     std::byte *outbox = ch.next_outbox(peer);
-    if (stashed(bytes)) ch.send_stashed(outbox, mine, bytes, peer);
-    else ch.send(outbox, mine, bytes, peer);
+    if (stashed(bytes))
+      ch.send_stashed(outbox, mine, bytes, peer);
+    else
+      ch.send(outbox, mine, bytes, peer);
     ch.await(peer);
     const std::byte *inbox = ch.next_inbox(peer);
     std::memcpy(theirs, stashed(bytes) ? ch.stashed(inbox) : inbox, bytes);

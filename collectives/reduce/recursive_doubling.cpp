@@ -91,6 +91,7 @@ void run(Channel &ch, const Args &a) {
 }  // namespace
 
 extern const Algorithm reduce_recursive_doubling;
-const Algorithm reduce_recursive_doubling = {"recursive_doubling", Collective::reduce, nullptr, run};
+const Algorithm reduce_recursive_doubling = {"recursive_doubling", Collective::reduce, nullptr,
+                                             run};
 
 }  // namespace shoal::coll

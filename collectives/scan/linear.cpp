@@ -19,8 +19,7 @@ void run(Channel &ch, const Args &a) {
   using chunking::at;
   const int n = ch.size(), me = ch.rank();
   const std::size_t es = a.elem_size;
-  const chunking::Chunks chunks(a.nelems,
-                                chunking::scratch_elems(ch, a) / (a.exclusive ? 3 : 2));
+  const chunking::Chunks chunks(a.nelems, chunking::scratch_elems(ch, a) / (a.exclusive ? 3 : 2));
   auto region = [&](std::size_t i) { return ch.scratch() + i * chunks.size * es; };
   std::byte *outgoing = region(2);  // exscan only; never written by peers
   const bool first = me == 0, last = me == n - 1;

@@ -29,9 +29,11 @@ void run(Channel &ch, const Args &a) {
   int rounds = 0;
   while ((1 << rounds) < n) ++rounds;
   const chunking::Chunks chunks(
-      a.nelems, chunking::scratch_elems(ch, a) /
-                    (static_cast<std::size_t>(rounds) + (a.exclusive ? 1 : 0)));
-  auto region = [&](int r) { return ch.scratch() + static_cast<std::size_t>(r) * chunks.size * es; };
+      a.nelems,
+      chunking::scratch_elems(ch, a) / (static_cast<std::size_t>(rounds) + (a.exclusive ? 1 : 0)));
+  auto region = [&](int r) {
+    return ch.scratch() + static_cast<std::size_t>(r) * chunks.size * es;
+  };
 
   for (int d = 1; d < n; d <<= 1)
     if (me - d >= 0) ch.grant(me - d);
@@ -57,8 +59,10 @@ void run(Channel &ch, const Args &a) {
         std::byte *window = region(r);
         ch.await(me - d);
         if (a.exclusive) {
-          if (e_empty) std::memcpy(dst, window, bytes);
-          else a.combine(dst, window, len);
+          if (e_empty)
+            std::memcpy(dst, window, bytes);
+          else
+            a.combine(dst, window, len);
           e_empty = false;
         }
         if (me + 2 * d < n || !a.exclusive) a.combine(t, window, len);  // t still needed

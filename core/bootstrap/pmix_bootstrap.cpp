@@ -27,8 +27,7 @@ class PmixBootstrap final : public Bootstrap {
   explicit PmixBootstrap(bool collect_data) : collect_data_(collect_data) {}
 
   Status init() {
-    if (Status s = from_pmix(PMIx_Init(&self_, nullptr, 0), "PMIx_Init"); s != Status::ok)
-      return s;
+    if (Status s = from_pmix(PMIx_Init(&self_, nullptr, 0), "PMIx_Init"); s != Status::ok) return s;
     initialized_ = true;
     rank_ = static_cast<int>(self_.rank);
     job_name_ = sanitize_for_file_name(self_.nspace);
@@ -132,8 +131,10 @@ class PmixBootstrap final : public Bootstrap {
       char *end = nullptr;
       const long pe = std::strtol(item.c_str(), &end, 10);
       if (*end != '\0' || pe < 0 || pe >= size_) {
-        SMA_LOG_ERROR("boot", "PMIx gave PMIX_LOCAL_PEERS \"{}\", whose entry \"{}\" is not a "
-                      "rank of this job of {} PEs", text, item, size_);
+        SMA_LOG_ERROR("boot",
+                      "PMIx gave PMIX_LOCAL_PEERS \"{}\", whose entry \"{}\" is not a "
+                      "rank of this job of {} PEs",
+                      text, item, size_);
         return Status::bootstrap_error;
       }
       local_peers_.push_back(static_cast<int>(pe));
@@ -141,8 +142,10 @@ class PmixBootstrap final : public Bootstrap {
     std::sort(local_peers_.begin(), local_peers_.end());
     local_peers_.erase(std::unique(local_peers_.begin(), local_peers_.end()), local_peers_.end());
     if (!std::binary_search(local_peers_.begin(), local_peers_.end(), rank_)) {
-      SMA_LOG_ERROR("boot", "PMIx gave PMIX_LOCAL_PEERS \"{}\", which does not contain this PE "
-                    "(rank {}): the launcher's view of this node is wrong", text, rank_);
+      SMA_LOG_ERROR("boot",
+                    "PMIx gave PMIX_LOCAL_PEERS \"{}\", which does not contain this PE "
+                    "(rank {}): the launcher's view of this node is wrong",
+                    text, rank_);
       return Status::bootstrap_error;
     }
     return Status::ok;
@@ -154,11 +157,20 @@ class PmixBootstrap final : public Bootstrap {
     if (rc != PMIX_SUCCESS) return from_pmix(rc, key);
     Status s = Status::ok;
     switch (value->type) {
-      case PMIX_UINT32: out = value->data.uint32; break;
-      case PMIX_UINT16: out = value->data.uint16; break;
-      case PMIX_INT: out = static_cast<uint32_t>(value->data.integer); break;
-      case PMIX_UINT64: out = static_cast<uint32_t>(value->data.uint64); break;
-      default: s = Status::bootstrap_error;
+      case PMIX_UINT32:
+        out = value->data.uint32;
+        break;
+      case PMIX_UINT16:
+        out = value->data.uint16;
+        break;
+      case PMIX_INT:
+        out = static_cast<uint32_t>(value->data.integer);
+        break;
+      case PMIX_UINT64:
+        out = static_cast<uint32_t>(value->data.uint64);
+        break;
+      default:
+        s = Status::bootstrap_error;
     }
     PMIX_VALUE_RELEASE(value);
     if (s != Status::ok) SMA_LOG_ERROR("boot", "PMIx key {} has an unexpected type", key);
@@ -169,8 +181,10 @@ class PmixBootstrap final : public Bootstrap {
     pmix_value_t *value = nullptr;
     SMA_TRY(from_pmix(PMIx_Get(&proc, key, nullptr, 0, &value), key));
     Status s = Status::ok;
-    if (value->type == PMIX_STRING && value->data.string) out = value->data.string;
-    else s = Status::bootstrap_error;
+    if (value->type == PMIX_STRING && value->data.string)
+      out = value->data.string;
+    else
+      s = Status::bootstrap_error;
     PMIX_VALUE_RELEASE(value);
     return s;
   }

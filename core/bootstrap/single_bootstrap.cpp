@@ -61,9 +61,11 @@ Status make_bootstrap(std::unique_ptr<Bootstrap> &out, bool collect_data) {
   // a launcher without PMIx meant this process to be one of several.
   if (!pmix_server_present()) {
     if (const std::string job = non_pmix_job_of_several(); !job.empty()) {
-      SMA_LOG_ERROR("boot", "this process was started as one of several ({}), but not by a PMIx "
+      SMA_LOG_ERROR("boot",
+                    "this process was started as one of several ({}), but not by a PMIx "
                     "server, which Shoal needs to find the other PEs: start it with oshrun, "
-                    "Open MPI's mpirun, prterun or srun --mpi=pmix", job);
+                    "Open MPI's mpirun, prterun or srun --mpi=pmix",
+                    job);
       return Status::bootstrap_error;
     }
     out = make_single_bootstrap();

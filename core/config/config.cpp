@@ -44,7 +44,8 @@ bool parse_text(const std::string &text, std::string &out) {
 
 // A whole number from 1 to 1024.
 bool parse_count(const std::string &text, std::size_t &out) {
-  if (text.empty() || !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); }))
+  if (text.empty() ||
+      !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); }))
     return false;
   out = std::strtoull(text.c_str(), nullptr, 10);
   return out > 0 && out <= 1024;
@@ -62,11 +63,20 @@ bool parse_size(const std::string &text, std::size_t &out) {
   if (end == s || errno != 0 || !std::isfinite(number) || number < 0) return false;
   double factor = 1;
   switch (std::tolower(static_cast<unsigned char>(*end))) {
-    case 'k': factor = 0x1p10; break;
-    case 'm': factor = 0x1p20; break;
-    case 'g': factor = 0x1p30; break;
-    case 't': factor = 0x1p40; break;
-    case '\0': break;
+    case 'k':
+      factor = 0x1p10;
+      break;
+    case 'm':
+      factor = 0x1p20;
+      break;
+    case 'g':
+      factor = 0x1p30;
+      break;
+    case 't':
+      factor = 0x1p40;
+      break;
+    case '\0':
+      break;
     default:
       if (!std::isspace(static_cast<unsigned char>(*end))) return false;
   }
@@ -83,9 +93,11 @@ bool parse_scratch_size(const std::string &text, std::size_t &out) {
 }
 
 bool parse_log_level(const std::string &text, log::Level &out) {
-  static const std::pair<const char *, log::Level> names[] = {
-      {"trace", log::Level::trace}, {"debug", log::Level::debug}, {"info", log::Level::info},
-      {"warn", log::Level::warn},   {"error", log::Level::error}};
+  static const std::pair<const char *, log::Level> names[] = {{"trace", log::Level::trace},
+                                                              {"debug", log::Level::debug},
+                                                              {"info", log::Level::info},
+                                                              {"warn", log::Level::warn},
+                                                              {"error", log::Level::error}};
   for (const auto &[name, level] : names)
     if (lower(text) == name) return out = level, true;
   return false;
@@ -160,9 +172,12 @@ void warn_unknown_variables() {
     const std::string_view entry(*e);
     const std::string_view name = entry.substr(0, entry.find('='));
     std::string_view key;
-    if (name.starts_with("SMA_")) key = name.substr(4);
-    else if (name.starts_with("SHMEM_")) key = name.substr(6);
-    else continue;
+    if (name.starts_with("SMA_"))
+      key = name.substr(4);
+    else if (name.starts_with("SHMEM_"))
+      key = name.substr(6);
+    else
+      continue;
     const Descriptor *closest = nullptr;
     std::size_t best = ~std::size_t{0};
     for (const auto &d : kDescriptors) {
@@ -189,15 +204,18 @@ void warn_unknown_variables() {
 
 template <typename T>
 std::string show(const T &v) {
-  if constexpr (std::is_same_v<T, bool>) return v ? "1" : "0";
-  else if constexpr (std::is_same_v<T, std::string>) return v;
+  if constexpr (std::is_same_v<T, bool>)
+    return v ? "1" : "0";
+  else if constexpr (std::is_same_v<T, std::string>)
+    return v;
   else if constexpr (std::is_same_v<T, log::Level>) {
     static const char *names[] = {"trace", "debug", "info", "warn", "error"};
     return names[static_cast<int>(v)];
   } else if constexpr (std::is_same_v<T, ucx::AmoRoute>) {
     static const char *names[] = {"auto", "cpu", "ucx"};
     return names[static_cast<int>(v)];
-  } else return std::to_string(v);
+  } else
+    return std::to_string(v);
 }
 
 }  // namespace
@@ -206,19 +224,19 @@ bool Config::load(std::string &error) {
   using namespace cfg;
   std::string value;
   std::size_t row = 0;
-#define SMA_CONFIG(_field, _key, _type, _parser, _def, _spelling, _doc)                                 \
-  {                                                                                              \
-    const Descriptor &d = kDescriptors[row++];                                                   \
-    if (*d.default_text && !_parser(d.default_text, _field)) {                                     \
-      error = std::string("bad built-in default for ") + d.key;                                  \
-      return false;                                                                              \
-    }                                                                                            \
-    const std::string from = lookup(d, value);                                                   \
-    if (!from.empty()) sources[d.key] = from;                                                    \
-    if (!from.empty() && !_parser(value, _field)) {                                                \
-      error = "invalid value '" + value + "' for " + from + ": expected " + d.doc;               \
-      return false;                                                                              \
-    }                                                                                            \
+#define SMA_CONFIG(_field, _key, _type, _parser, _def, _spelling, _doc)            \
+  {                                                                                \
+    const Descriptor &d = kDescriptors[row++];                                     \
+    if (*d.default_text && !_parser(d.default_text, _field)) {                     \
+      error = std::string("bad built-in default for ") + d.key;                    \
+      return false;                                                                \
+    }                                                                              \
+    const std::string from = lookup(d, value);                                     \
+    if (!from.empty()) sources[d.key] = from;                                      \
+    if (!from.empty() && !_parser(value, _field)) {                                \
+      error = "invalid value '" + value + "' for " + from + ": expected " + d.doc; \
+      return false;                                                                \
+    }                                                                              \
   }
 #include "config/config_table.def"
 #undef SMA_CONFIG
@@ -235,13 +253,13 @@ std::string Config::source_of(const std::string &key) const {
 void Config::print(std::FILE *out) const {
   std::fprintf(out, "Shoal environment variables (name, default, value in force, meaning):\n");
   std::size_t row = 0;
-#define SMA_CONFIG(_field, _key, _type, _parser, _def, _spelling, _doc)                                 \
-  {                                                                                              \
-    const Descriptor &d = kDescriptors[row++];                                                   \
+#define SMA_CONFIG(_field, _key, _type, _parser, _def, _spelling, _doc)                         \
+  {                                                                                             \
+    const Descriptor &d = kDescriptors[row++];                                                  \
     const std::string name = d.spec ? std::string("SHMEM_") + d.key + " (or SMA_" + d.key + ")" \
-                                    : std::string("SMA_") + d.key;                               \
+                                    : std::string("SMA_") + d.key;                              \
     std::fprintf(out, "  %-40s default %-8s value %-10s %s\n", name.c_str(),                    \
-                 *d.default_text ? d.default_text : "unset", show(_field).c_str(), d.doc);        \
+                 *d.default_text ? d.default_text : "unset", show(_field).c_str(), d.doc);      \
   }
 #include "config/config_table.def"
 #undef SMA_CONFIG

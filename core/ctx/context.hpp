@@ -19,8 +19,9 @@ struct shoal_ctx {
   std::atomic<bool> ucx_pending{false};
   long options = 0;
   shoal_team *team = nullptr;
-  std::unique_ptr<shoal::ucx::UcxWorker> own_worker;  // null for the default, and without progress thread
-  bool multithreaded = false;                         // own_worker is thread-safe
+  std::unique_ptr<shoal::ucx::UcxWorker>
+      own_worker;              // null for the default, and without progress thread
+  bool multithreaded = false;  // own_worker is thread-safe
 };
 
 extern "C" {

@@ -133,8 +133,8 @@ Status share_data_segment(const DataSegment &segment, SharedSegment &memory) noe
     if (!all_zero(start + at, page)) copy_page(shared.base() + at, start + at, page);
   if (Status s = shared.move_to(start); s != Status::ok) return s;  // shared releases itself
   memory = std::move(shared);
-  SMA_LOG_DEBUG("heap", "data segment [{}, +{}) now in shared memory",
-                static_cast<void *>(start), bytes);
+  SMA_LOG_DEBUG("heap", "data segment [{}, +{}) now in shared memory", static_cast<void *>(start),
+                bytes);
   return Status::ok;
 }
 

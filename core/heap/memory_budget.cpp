@@ -29,8 +29,7 @@ std::optional<std::size_t> meminfo_field(std::string_view meminfo, std::string_v
   while (at < meminfo.size()) {
     const std::size_t eol = std::min(meminfo.find('\n', at), meminfo.size());
     const std::string_view line = meminfo.substr(at, eol - at);
-    if (line.size() > key.size() && line.substr(0, key.size()) == key &&
-        line[key.size()] == ':') {
+    if (line.size() > key.size() && line.substr(0, key.size()) == key && line[key.size()] == ':') {
       const auto kib = parse_number(line.substr(key.size() + 1));
       if (!kib) return std::nullopt;
       return *kib * 1024;

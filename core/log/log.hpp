@@ -9,19 +9,19 @@ namespace shoal::log {
 
 enum class Level { trace, debug, info, warn, error };
 
-void init(Level level);            // creates the "shoal" logger on stderr (not spdlog's default)
-void set_pe(int pe);               // fills "pe N" in the prefix once the bootstrap knows it
+void init(Level level);  // creates the "shoal" logger on stderr (not spdlog's default)
+void set_pe(int pe);     // fills "pe N" in the prefix once the bootstrap knows it
 spdlog::logger &logger() noexcept;
 bool enabled(Level level) noexcept;
 
 }  // namespace shoal::log
 
 // The level test runs before the arguments are evaluated, so disabled logging costs a branch.
-#define SMA_LOG(_lvl, _sub, ...)                                                             \
-  do {                                                                                       \
-    if (::shoal::log::enabled(::shoal::log::Level::_lvl))                                    \
-      ::shoal::log::logger().log(::shoal::log::to_spdlog(::shoal::log::Level::_lvl),         \
-                                 "[" _sub "] " __VA_ARGS__);                                 \
+#define SMA_LOG(_lvl, _sub, ...)                                                     \
+  do {                                                                               \
+    if (::shoal::log::enabled(::shoal::log::Level::_lvl))                            \
+      ::shoal::log::logger().log(::shoal::log::to_spdlog(::shoal::log::Level::_lvl), \
+                                 "[" _sub "] " __VA_ARGS__);                         \
   } while (0)
 #define SMA_LOG_DEBUG(_sub, ...) SMA_LOG(debug, _sub, __VA_ARGS__)
 #define SMA_LOG_INFO(_sub, ...) SMA_LOG(info, _sub, __VA_ARGS__)
@@ -31,11 +31,16 @@ bool enabled(Level level) noexcept;
 namespace shoal::log {
 constexpr spdlog::level::level_enum to_spdlog(Level l) {
   switch (l) {
-    case Level::trace: return spdlog::level::trace;
-    case Level::debug: return spdlog::level::debug;
-    case Level::info: return spdlog::level::info;
-    case Level::warn: return spdlog::level::warn;
-    case Level::error: return spdlog::level::err;
+    case Level::trace:
+      return spdlog::level::trace;
+    case Level::debug:
+      return spdlog::level::debug;
+    case Level::info:
+      return spdlog::level::info;
+    case Level::warn:
+      return spdlog::level::warn;
+    case Level::error:
+      return spdlog::level::err;
   }
   return spdlog::level::err;
 }

@@ -14,13 +14,14 @@ namespace shoal::rma {
 namespace {
 
 [[noreturn]] void not_running(const char *routine) noexcept {
-  fatal(fmt::format("{}: called {}", routine,
-                    library_state() == LibraryState::finalized ? "after shmem_finalize"
-                                                              : "before shmem_init"));
+  fatal(fmt::format(
+      "{}: called {}", routine,
+      library_state() == LibraryState::finalized ? "after shmem_finalize" : "before shmem_init"));
 }
 
 [[noreturn]] void transport_failed(const char *routine, int pe) noexcept {
-  fatal(fmt::format("{}: the transfer with PE {} failed in UCX (see the message above)", routine, pe));
+  fatal(fmt::format("{}: the transfer with PE {} failed in UCX (see the message above)", routine,
+                    pe));
 }
 
 void *as_ptr(std::uintptr_t a) { return reinterpret_cast<void *>(a); }
@@ -56,8 +57,8 @@ ucs_status_ptr_t ucx_put(shoal_ctx *ctx, const void *source, std::size_t bytes, 
                          int pe) noexcept {
   ctx->ucx_pending.store(true, std::memory_order_relaxed);
   ucp_request_param_t param{};
-  return ucp_put_nbx(ctx->worker->ep(pe), source, bytes, t.remote,
-                     ctx->worker->rkey(pe, t.segment), &param);
+  return ucp_put_nbx(ctx->worker->ep(pe), source, bytes, t.remote, ctx->worker->rkey(pe, t.segment),
+                     &param);
 }
 
 ucs_status_ptr_t ucx_get(shoal_ctx *ctx, void *dest, std::size_t bytes, const Target &t,
@@ -78,18 +79,20 @@ std::string show_count(std::size_t n) {
 
 void bad_count(std::size_t nelems, std::size_t elem_size, const void *addr, int pe,
                const char *routine) noexcept {
-  fatal(fmt::format("{}: count {} of {}-byte elements at {} (PE {}) is negative or its size in "
-                    "bytes overflows",
-                    routine, show_count(nelems), elem_size, addr, pe));
+  fatal(
+      fmt::format("{}: count {} of {}-byte elements at {} (PE {}) is negative or its size in "
+                  "bytes overflows",
+                  routine, show_count(nelems), elem_size, addr, pe));
 }
 
 std::size_t strided_extent(const void *addr, std::ptrdiff_t stride, std::size_t block_elems,
                            std::size_t nblocks, std::size_t elem_size, int pe,
                            const char *routine) noexcept {
   if (stride < 0)
-    fatal(fmt::format("{}: negative stride {} at {} (PE {}): strides count elements and must be "
-                      ">= 0",
-                      routine, stride, addr, pe));
+    fatal(
+        fmt::format("{}: negative stride {} at {} (PE {}): strides count elements and must be "
+                    ">= 0",
+                    routine, stride, addr, pe));
   constexpr auto kMax = static_cast<std::size_t>(PTRDIFF_MAX);
   std::size_t block_bytes = 0, step = 0, last = 0, extent = 0;
   const bool fits = block_elems <= kMax && nblocks <= kMax && nblocks > 0 &&
@@ -98,10 +101,10 @@ std::size_t strided_extent(const void *addr, std::ptrdiff_t stride, std::size_t 
                     !__builtin_mul_overflow(nblocks - 1, step, &last) &&
                     !__builtin_add_overflow(last, block_bytes, &extent) && extent <= kMax;
   if (!fits)
-    fatal(fmt::format("{}: {} blocks of {} elements of {} bytes, {} elements apart, at {} (PE {}): "
-                      "a count is negative or the extent in bytes overflows",
-                      routine, show_count(nblocks), show_count(block_elems), elem_size, stride,
-                      addr, pe));
+    fatal(fmt::format(
+        "{}: {} blocks of {} elements of {} bytes, {} elements apart, at {} (PE {}): "
+        "a count is negative or the extent in bytes overflows",
+        routine, show_count(nblocks), show_count(block_elems), elem_size, stride, addr, pe));
   return extent;
 }
 
@@ -159,10 +162,11 @@ Target resolve(const void *addr, std::size_t bytes, int pe, const char *routine)
       return {peer.data_mapped + (offset - rt->data_shared_offset), remote, kDataSegment};
     return {nullptr, remote, kDataSegment};
   }
-  fatal(fmt::format("{}: address {} (target PE {}) is not symmetric: it is neither in the "
-                    "symmetric heap [{}, {}) nor in the program's data and bss [{}, {})",
-                    routine, addr, pe, as_ptr(rt->heap_base), as_ptr(rt->heap_base + rt->heap_size),
-                    as_ptr(rt->data_base), as_ptr(rt->data_base + rt->data_size)));
+  fatal(
+      fmt::format("{}: address {} (target PE {}) is not symmetric: it is neither in the "
+                  "symmetric heap [{}, {}) nor in the program's data and bss [{}, {})",
+                  routine, addr, pe, as_ptr(rt->heap_base), as_ptr(rt->heap_base + rt->heap_size),
+                  as_ptr(rt->data_base), as_ptr(rt->data_base + rt->data_size)));
 }
 
 void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const void *remote,
@@ -175,14 +179,16 @@ void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const v
   }
   const Target t = resolve(remote, bytes, pe, routine);
   if (t.direct) {
-    if (dir == Direction::put) std::memcpy(t.direct, local, bytes);
-    else std::memcpy(local, t.direct, bytes);
+    if (dir == Direction::put)
+      std::memcpy(t.direct, local, bytes);
+    else
+      std::memcpy(local, t.direct, bytes);
     return;
   }
   const ucs_status_ptr_t request =
       dir == Direction::put ? ucx_put(ctx, local, bytes, t, pe) : ucx_get(ctx, local, bytes, t, pe);
-  const Status s = blocking ? ctx->worker->wait(request, routine)
-                            : ctx->worker->track(request, routine);
+  const Status s =
+      blocking ? ctx->worker->wait(request, routine) : ctx->worker->track(request, routine);
   if (s != Status::ok) transport_failed(routine, pe);
 }
 
@@ -211,8 +217,10 @@ void transfer_strided(Direction dir, shoal_ctx *ctx, void *local, const void *re
   auto *mine = static_cast<std::byte *>(local);
   if (t.direct) {
     for (std::size_t i = 0; i < nblocks; ++i) {
-      if (dir == Direction::put) std::memcpy(t.direct + i * remote_step, mine + i * local_step, block);
-      else std::memcpy(mine + i * local_step, t.direct + i * remote_step, block);
+      if (dir == Direction::put)
+        std::memcpy(t.direct + i * remote_step, mine + i * local_step, block);
+      else
+        std::memcpy(mine + i * local_step, t.direct + i * remote_step, block);
     }
     return;
   }

@@ -20,8 +20,8 @@ namespace shoal::rma {
 
 // Where one symmetric range lives on a target PE.
 struct Target {
-  std::byte *direct;        // reachable with loads/stores from here, or null
-  std::uintptr_t remote;    // its address in the target PE (for UCX)
+  std::byte *direct;      // reachable with loads/stores from here, or null
+  std::uintptr_t remote;  // its address in the target PE (for UCX)
   int segment;
 };
 
@@ -71,9 +71,11 @@ int to_world(const shoal_ctx *ctx, int pe, const char *routine) noexcept;
 inline std::byte *mapped_memory(const shoal_ctx *ctx, const void *addr, std::size_t bytes,
                                 int pe) noexcept {
   const Runtime *rt = g_runtime;
-  if (rt == nullptr || ctx == nullptr || ctx->worker == nullptr) [[unlikely]] return nullptr;
+  if (rt == nullptr || ctx == nullptr || ctx->worker == nullptr) [[unlikely]]
+    return nullptr;
   if (ctx->team != nullptr && ctx->team != &shoal_team_world) return nullptr;
-  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(rt->n_pes)) [[unlikely]] return nullptr;
+  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(rt->n_pes)) [[unlikely]]
+    return nullptr;
   const PeerView &peer = rt->peers[static_cast<std::size_t>(pe)];
   const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(addr) - rt->heap_base;
   if (offset >= rt->heap_size) {
@@ -95,12 +97,23 @@ inline std::byte *mapped_memory(const shoal_ctx *ctx, const void *addr, std::siz
 // memcpy with the common small sizes unrolled, so an 8-byte put is one store.
 inline void copy(void *dest, const void *source, std::size_t bytes) noexcept {
   switch (bytes) {
-    case 8: std::memcpy(dest, source, 8); return;
-    case 4: std::memcpy(dest, source, 4); return;
-    case 16: std::memcpy(dest, source, 16); return;
-    case 1: std::memcpy(dest, source, 1); return;
-    case 2: std::memcpy(dest, source, 2); return;
-    default: std::memcpy(dest, source, bytes);
+    case 8:
+      std::memcpy(dest, source, 8);
+      return;
+    case 4:
+      std::memcpy(dest, source, 4);
+      return;
+    case 16:
+      std::memcpy(dest, source, 16);
+      return;
+    case 1:
+      std::memcpy(dest, source, 1);
+      return;
+    case 2:
+      std::memcpy(dest, source, 2);
+      return;
+    default:
+      std::memcpy(dest, source, bytes);
   }
 }
 
@@ -157,8 +170,7 @@ void quiet_ucx(shoal_ctx *ctx, const char *routine) noexcept;
 inline void quiet(shoal_ctx *ctx, const char *routine) noexcept {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (g_runtime != nullptr && ctx != nullptr && ctx->worker != nullptr &&
-      !ctx->ucx_pending.load(std::memory_order_relaxed) && !ctx->worker->thread_safe())
-      [[likely]]
+      !ctx->ucx_pending.load(std::memory_order_relaxed) && !ctx->worker->thread_safe()) [[likely]]
     return;
   quiet_ucx(ctx, routine);
 }

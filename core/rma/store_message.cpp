@@ -61,9 +61,8 @@ std::uint64_t stash_key(std::uint32_t segment, std::uint64_t offset) noexcept {
   return offset << 1 | (segment == kHeapSegment ? 0 : 1);
 }
 
-ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_bytes,
-                              void *data, std::size_t bytes,
-                              const ucp_am_recv_param_t *param) {
+ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_bytes, void *data,
+                              std::size_t bytes, const ucp_am_recv_param_t *param) {
   auto &rt = *static_cast<Runtime *>(arg);
   Header h;
   std::byte *dest = nullptr;
@@ -80,8 +79,10 @@ ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_
   }
   if (!whole || (bytes != 0 && dest == nullptr) || word == nullptr) {
     // Only a peer running another build of Shoal could send this.
-    SMA_LOG_ERROR("rma", "pe {}: dropped a malformed signal message ({} header bytes, {} data "
-                         "bytes)", rt.my_pe, header_bytes, bytes);
+    SMA_LOG_ERROR("rma",
+                  "pe {}: dropped a malformed signal message ({} header bytes, {} data "
+                  "bytes)",
+                  rt.my_pe, header_bytes, bytes);
     return UCS_OK;
   }
   if (bytes != 0) copy_for_peer(dest, data, bytes);
@@ -136,9 +137,8 @@ void put_then_store(void *dest, const void *source, std::size_t bytes, std::uint
   send_store_message(h, source, bytes, word, value, pe, routine, stream);
 }
 
-void stash_then_store(const void *place, const void *source, std::size_t bytes,
-                      std::uint64_t *word, std::uint64_t value, int pe, const char *routine,
-                      bool stream) noexcept {
+void stash_then_store(const void *place, const void *source, std::size_t bytes, std::uint64_t *word,
+                      std::uint64_t value, int pe, const char *routine, bool stream) noexcept {
   Header h{};
   const Target p = resolve(place, 1, pe, routine);
   h.dest_segment = static_cast<std::uint32_t>(p.segment) | kToStash;
@@ -149,10 +149,10 @@ void stash_then_store(const void *place, const void *source, std::size_t bytes,
 const std::byte *stashed(const void *place) noexcept {
   const Runtime &rt = *g_runtime;
   const auto a = reinterpret_cast<std::uintptr_t>(place);
-  const int segment = a >= rt.heap_base && a - rt.heap_base < rt.heap_size ? kHeapSegment
-                                                                          : kDataSegment;
-  return rt.stash.find(stash_key(static_cast<std::uint32_t>(segment),
-                                 offset_in(rt, place, segment)));
+  const int segment =
+      a >= rt.heap_base && a - rt.heap_base < rt.heap_size ? kHeapSegment : kDataSegment;
+  return rt.stash.find(
+      stash_key(static_cast<std::uint32_t>(segment), offset_in(rt, place, segment)));
 }
 
 }  // namespace shoal::rma

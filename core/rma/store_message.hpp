@@ -49,8 +49,8 @@ void put_then_store(void *dest, const void *source, std::size_t bytes, std::uint
 // the symmetric address `place` (rma/stash.hpp) instead of to `place` itself: for a receiver
 // that may still use that memory when the message arrives. Always a message, even to a
 // mapped PE.
-void stash_then_store(const void *place, const void *source, std::size_t bytes,
-                      std::uint64_t *word, std::uint64_t value, int pe, const char *routine,
+void stash_then_store(const void *place, const void *source, std::size_t bytes, std::uint64_t *word,
+                      std::uint64_t value, int pe, const char *routine,
                       bool stream = false) noexcept;
 
 // This PE's stash buffer of the symmetric address `place`: after acquiring a value that a

@@ -32,20 +32,25 @@ shoal_team *active_set(int PE_start, int logPE_stride, int PE_size, long *pSync,
   const long long stride = logPE_stride >= 0 && logPE_stride < 31 ? 1LL << logPE_stride : -1;
   const long long last = PE_start + (PE_size - 1) * stride;
   if (PE_start < 0 || PE_size < 1 || stride < 1 || last >= rt->n_pes) {
-    SMA_LOG_ERROR("team", "{}: the active set PE_start {}, logPE_stride {}, PE_size {} names PEs "
-                  "outside 0 to {}", routine, PE_start, logPE_stride, PE_size, rt->n_pes - 1);
+    SMA_LOG_ERROR("team",
+                  "{}: the active set PE_start {}, logPE_stride {}, PE_size {} names PEs "
+                  "outside 0 to {}",
+                  routine, PE_start, logPE_stride, PE_size, rt->n_pes - 1);
     return nullptr;
   }
   if (rt->my_pe < PE_start || rt->my_pe > last || (rt->my_pe - PE_start) % stride != 0) {
-    SMA_LOG_ERROR("team", "{}: PE {} is not in the active set PE_start {}, logPE_stride {}, "
-                  "PE_size {}", routine, rt->my_pe, PE_start, logPE_stride, PE_size);
+    SMA_LOG_ERROR("team",
+                  "{}: PE {} is not in the active set PE_start {}, logPE_stride {}, "
+                  "PE_size {}",
+                  routine, rt->my_pe, PE_start, logPE_stride, PE_size);
     return nullptr;
   }
   const Key key{PE_start, PE_size == 1 ? 1 : static_cast<int>(stride), PE_size};
   std::lock_guard lock(g_mutex);
   if (auto it = g_sets.find(key); it != g_sets.end()) return it->second;
   auto *team = new shoal_team;
-  for (int i = 0; i < PE_size; ++i) team->members.push_back(PE_start + static_cast<int>(i * stride));
+  for (int i = 0; i < PE_size; ++i)
+    team->members.push_back(PE_start + static_cast<int>(i * stride));
   team->n_pes = PE_size;
   team->my_pe = team->team_pe(rt->my_pe);
   team->active_set = true;

@@ -16,7 +16,8 @@ void init_predefined(int my_pe, int n_pes, const std::vector<int> &local_peers) 
   shoal_team_shared.members = local_peers;
   std::sort(shoal_team_shared.members.begin(), shoal_team_shared.members.end());
   shoal_team_shared.n_pes = static_cast<int>(shoal_team_shared.members.size());
-  const auto me = std::find(shoal_team_shared.members.begin(), shoal_team_shared.members.end(), my_pe);
+  const auto me =
+      std::find(shoal_team_shared.members.begin(), shoal_team_shared.members.end(), my_pe);
   shoal_team_shared.my_pe = static_cast<int>(me - shoal_team_shared.members.begin());
   shoal_team_shared.predefined = true;
 }

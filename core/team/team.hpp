@@ -18,7 +18,7 @@ struct CollectiveState {
 }  // namespace shoal::team
 
 struct shoal_team {
-  int my_pe = -1;            // this PE's number in the team, -1 if not a member
+  int my_pe = -1;  // this PE's number in the team, -1 if not a member
   int n_pes = 0;
   std::vector<int> members;  // world PE of each team PE, in team order
   shmem_team_config_t config{};
@@ -30,7 +30,7 @@ struct shoal_team {
   // counters are indexed by world PE, which is sound because every PE runs its collectives one
   // after another in an order consistent with its peers'.
   bool active_set = false;
-  bool predefined = false;   // SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED: never destroyed
+  bool predefined = false;  // SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED: never destroyed
   // Whether every member's symmetric heap is mapped in this process; -1 until first asked.
   signed char heaps_mapped = -1;
   // The same for the shared part of every member's data segment (globals).

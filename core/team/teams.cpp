@@ -45,8 +45,10 @@ shoal_team *lookup(shmem_team_t team, const char *routine, InvalidTeam invalid) 
     return nullptr;
   }
   if (!is_live(team)) {
-    SMA_LOG_ERROR("team", "{}: PE {} passed team {}, which is not a team (destroyed, or never "
-                  "created)", routine, g_runtime->my_pe, static_cast<const void *>(team));
+    SMA_LOG_ERROR("team",
+                  "{}: PE {} passed team {}, which is not a team (destroyed, or never "
+                  "created)",
+                  routine, g_runtime->my_pe, static_cast<const void *>(team));
     return nullptr;
   }
   return team;

@@ -5,7 +5,8 @@ namespace {
 
 std::string_view trim(std::string_view s) noexcept {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -41,9 +42,12 @@ bool describes_device_atomics(std::string_view description) noexcept {
 
 AmoRouting choose_amo_routing(AmoRoute requested, bool device_atomics_in_job) noexcept {
   switch (requested) {
-    case AmoRoute::cpu: return {false, false};
-    case AmoRoute::ucx: return {true, device_atomics_in_job};
-    case AmoRoute::automatic: break;
+    case AmoRoute::cpu:
+      return {false, false};
+    case AmoRoute::ucx:
+      return {true, device_atomics_in_job};
+    case AmoRoute::automatic:
+      break;
   }
   return {device_atomics_in_job, device_atomics_in_job};
 }

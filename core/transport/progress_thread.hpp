@@ -51,8 +51,8 @@ class ProgressThread {
 
   UcxWorker *worker_ = nullptr;
   int pe_ = -1;
-  int wake_fd_ = -1;  // eventfd written by stop()
-  std::mutex drive_;  // held by whoever progresses the receiving worker
+  int wake_fd_ = -1;                            // eventfd written by stop()
+  std::mutex drive_;                            // held by whoever progresses the receiving worker
   std::atomic<std::uint64_t> served_by_pe_{0};  // events application threads progressed here
   std::thread thread_;
   static std::atomic<ProgressThread *> running_;

@@ -31,8 +31,9 @@ bool posix_files_would_not_fit(int local_pes) {
   const std::size_t free_bytes = static_cast<std::size_t>(fs.f_bavail) * fs.f_frsize;
   const std::size_t needed = static_cast<std::size_t>(std::max(local_pes, 1)) * kPosixBytesPerPe;
   if (free_bytes >= needed) return false;
-  SMA_LOG_DEBUG("ucx", "{} has {} bytes free, less than {} for {} PEs: UCX's posix transport is "
-                       "left out for sysv",
+  SMA_LOG_DEBUG("ucx",
+                "{} has {} bytes free, less than {} for {} PEs: UCX's posix transport is "
+                "left out for sysv",
                 dir, free_bytes, needed, local_pes);
   return true;
 }
@@ -63,8 +64,8 @@ Status UcxContext::init(int expected_peers, bool one_node, int local_pes) {
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS |
                       UCP_PARAM_FIELD_MT_WORKERS_SHARED;
-  params.features = UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM |
-                    UCP_FEATURE_WAKEUP;
+  params.features =
+      UCP_FEATURE_RMA | UCP_FEATURE_AMO32 | UCP_FEATURE_AMO64 | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP;
   params.estimated_num_eps = static_cast<size_t>(expected_peers);
   // Workers of this context run on different threads (the progress thread's, contexts of
   // other threads), so the context's shared resources need their lock.
@@ -86,8 +87,8 @@ Status UcxContext::map(void *base, std::size_t length, MemRegion &out) {
   SMA_TRY(from_ucs(ucp_mem_map(context_, &params, &out.handle), "ucp_mem_map"));
   void *packed = nullptr;
   size_t packed_size = 0;
-  if (Status s = from_ucs(ucp_rkey_pack(context_, out.handle, &packed, &packed_size),
-                          "ucp_rkey_pack");
+  if (Status s =
+          from_ucs(ucp_rkey_pack(context_, out.handle, &packed, &packed_size), "ucp_rkey_pack");
       s != Status::ok) {
     unmap(out);
     return s;

@@ -90,7 +90,7 @@ Status UcxWorker::connect(int pe, std::span<const std::byte> worker_address,
   for (std::size_t s = 0; s < packed_rkeys.size(); ++s)
     if (!packed_rkeys[s].empty())  // an empty key: the peer has no such segment
       SMA_TRY(from_ucs(ucp_ep_rkey_unpack(peer.ep, packed_rkeys[s].data(), &peer.rkeys[s]),
-                     "ucp_ep_rkey_unpack"));
+                       "ucp_ep_rkey_unpack"));
   return Status::ok;
 }
 
@@ -111,10 +111,10 @@ void UcxWorker::on_peer_failure(void *arg, ucp_ep_h, ucs_status_t status) noexce
 // keep quiet about the PEs the launcher kills as it ends the job.
 void UcxWorker::report_lost_peer() noexcept {
   const int pe = lost_pe_.load(std::memory_order_acquire);
-  const std::string message =
-      fmt::format("lost the connection to PE {} ({}): PE {} has ended or its host cannot be "
-                  "reached; ending the job",
-                  pe, ucs_status_string(peers_[pe].failure), pe);
+  const std::string message = fmt::format(
+      "lost the connection to PE {} ({}): PE {} has ended or its host cannot be "
+      "reached; ending the job",
+      pe, ucs_status_string(peers_[pe].failure), pe);
   if (job_ending()) fatal(message);  // another PE reported first: a consequence, logged quietly
   log::logger().error("{}", message);
   announce_job_end();
@@ -153,7 +153,7 @@ Status UcxWorker::wait(ucs_status_ptr_t request, const char *what, unsigned limi
   if (request == nullptr) return Status::ok;
   if (UCS_PTR_IS_ERR(request)) return from_ucs(UCS_PTR_STATUS(request), what);
   ucs_status_t status;
-  Backoff backoff;  // the PE (or progress thread) we wait for may need this core
+  Backoff backoff;       // the PE (or progress thread) we wait for may need this core
   InboundLease inbound;  // serve other PEs' operations on this PE while waiting
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limit_ms);
   for (unsigned round = 1; (status = ucp_request_check_status(request)) == UCS_INPROGRESS;
@@ -162,8 +162,10 @@ Status UcxWorker::wait(ucs_status_ptr_t request, const char *what, unsigned limi
     // every kOtherWorkerEvery rounds (each pass over a TCP worker is a system call).
     unsigned events = progress();
     if (round % kOtherWorkerEvery == 0) events += inbound.progress();
-    if (events != 0) backoff.reset();
-    else backoff.idle();
+    if (events != 0)
+      backoff.reset();
+    else
+      backoff.idle();
     if (limit_ms != 0 && round % 1024 == 0 && std::chrono::steady_clock::now() > deadline) {
       ucp_request_free(request);
       SMA_LOG_WARN("ucx", "{} did not complete within {} ms; abandoned", what, limit_ms);
@@ -174,8 +176,7 @@ Status UcxWorker::wait(ucs_status_ptr_t request, const char *what, unsigned limi
   return from_ucs(status, what);
 }
 
-Status UcxWorker::track(ucs_status_ptr_t request, const char *what,
-                        std::uint64_t *reply) noexcept {
+Status UcxWorker::track(ucs_status_ptr_t request, const char *what, std::uint64_t *reply) noexcept {
   if (request == nullptr || UCS_PTR_IS_ERR(request)) {
     if (reply) release_reply(reply);
     return request == nullptr ? Status::ok : from_ucs(UCS_PTR_STATUS(request), what);
@@ -222,7 +223,8 @@ Status UcxWorker::reap_completed() noexcept {
     }
     ucp_request_free(op.request);
     if (op.reply) free_replies_.push_back(op.reply);
-    if (status != UCS_OK && result == Status::ok) result = from_ucs(status, "a nonblocking transfer");
+    if (status != UCS_OK && result == Status::ok)
+      result = from_ucs(status, "a nonblocking transfer");
   }
   in_flight_.resize(kept);
   return result;
@@ -237,22 +239,23 @@ Status UcxWorker::wait_in_flight() noexcept {
   }
   Status result = Status::ok;
   for (const InFlight &op : ops) {
-    if (Status s = wait(op.request, "a nonblocking operation"); s != Status::ok && result == Status::ok)
+    if (Status s = wait(op.request, "a nonblocking operation");
+        s != Status::ok && result == Status::ok)
       result = s;
     if (op.reply) release_reply(op.reply);
   }
   return result;
 }
 
-Status UcxWorker::set_am_handler(unsigned id, ucp_am_recv_callback_t handler,
-                                 void *arg) noexcept {
+Status UcxWorker::set_am_handler(unsigned id, ucp_am_recv_callback_t handler, void *arg) noexcept {
   ucp_am_handler_param_t param{};
   param.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB |
                      UCP_AM_HANDLER_PARAM_FIELD_ARG;
   param.id = id;
   param.cb = handler;
   param.arg = arg;
-  return from_ucs(ucp_worker_set_am_recv_handler(worker_, &param), "ucp_worker_set_am_recv_handler");
+  return from_ucs(ucp_worker_set_am_recv_handler(worker_, &param),
+                  "ucp_worker_set_am_recv_handler");
 }
 
 Status UcxWorker::am_send(int pe, unsigned id, const void *header, std::size_t header_bytes,
@@ -271,7 +274,9 @@ Status UcxWorker::flush() noexcept {
   return in_flight != Status::ok ? in_flight : flushed;
 }
 
-Status UcxWorker::fence() noexcept { return from_ucs(ucp_worker_fence(worker_), "ucp_worker_fence"); }
+Status UcxWorker::fence() noexcept {
+  return from_ucs(ucp_worker_fence(worker_), "ucp_worker_fence");
+}
 
 void UcxWorker::close_endpoints() noexcept {
   if (!worker_) return;

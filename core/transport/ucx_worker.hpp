@@ -82,8 +82,7 @@ class UcxWorker {
   // workers sending to one receiver), so every request handle is waited for first.
   // `reply`, from reply_word(), is where a nonblocking AMO's reply lands: it goes back to the
   // pool when the request completes.
-  Status track(ucs_status_ptr_t request, const char *what,
-               std::uint64_t *reply = nullptr) noexcept;
+  Status track(ucs_status_ptr_t request, const char *what, std::uint64_t *reply = nullptr) noexcept;
   // A word for the reply of a nonblocking AMO, valid until the request tracked with it
   // completes; release_reply() returns it when the operation completed at once or failed.
   std::uint64_t *reply_word();

@@ -127,8 +127,8 @@ void ring_rounds(const std::function<void(const ActiveSet&)>& sync, int rounds) 
         }
         if (!psync_restored("pSync", g_psync, kSyncSize)) ++wrong;
       }
-      EXPECT_EQ(wrong, 0) << "set " << s->str() << ": first wrong round " << first_round
-                          << " read " << first_got << " (or pSync not restored)";
+      EXPECT_EQ(wrong, 0) << "set " << s->str() << ": first wrong round " << first_round << " read "
+                          << first_got << " (or pSync not restored)";
     }
     shmem_barrier_all();
     if (s == nullptr) EXPECT_EQ(g_slots[0] + g_slots[1], -2) << "PE outside the sets written";
@@ -202,8 +202,9 @@ TYPED_TEST(ActiveSetData, Broadcast) {
     run_scenario<W>(
         sc, b, static_cast<int>(cases.size()),
         [&](const ActiveSet& s, int, int c) {
-          Routines<W>::broadcast(b.dst.get(), b.src.get(), cases[c].n, root_of(s, cases[c].root_sel),
-                                 s.start, s.log_stride, s.size, g_psync);
+          Routines<W>::broadcast(b.dst.get(), b.src.get(), cases[c].n,
+                                 root_of(s, cases[c].root_sel), s.start, s.log_stride, s.size,
+                                 g_psync);
         },
         [&](const ActiveSet& s, int k, int c) {
           const std::size_t n = cases[c].n;

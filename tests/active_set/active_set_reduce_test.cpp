@@ -27,13 +27,20 @@ namespace {
 enum class Op { And, Or, Xor, Max, Min, Sum, Prod };
 const char* op_name(Op op) {
   switch (op) {
-    case Op::And: return "and";
-    case Op::Or: return "or";
-    case Op::Xor: return "xor";
-    case Op::Max: return "max";
-    case Op::Min: return "min";
-    case Op::Sum: return "sum";
-    case Op::Prod: return "prod";
+    case Op::And:
+      return "and";
+    case Op::Or:
+      return "or";
+    case Op::Xor:
+      return "xor";
+    case Op::Max:
+      return "max";
+    case Op::Min:
+      return "min";
+    case Op::Sum:
+      return "sum";
+    case Op::Prod:
+      return "prod";
   }
   return "?";
 }
@@ -67,16 +74,19 @@ T contribution(Op op, int pe, std::size_t i) {
     return f[m % 6];
   } else if constexpr (std::is_floating_point_v<T>) {
     switch (op) {
-      case Op::Sum: return static_cast<T>(static_cast<int>(m % 801) - 400) / 4;  // quarters
+      case Op::Sum:
+        return static_cast<T>(static_cast<int>(m % 801) - 400) / 4;  // quarters
       case Op::Prod: {
         static const T f[] = {1, -1, 2, 3, static_cast<T>(0.5), -2};
         return f[m % 6];
       }
-      default: return static_cast<T>(static_cast<int>(m % 200001) - 100000) / 8;
+      default:
+        return static_cast<T>(static_cast<int>(m % 200001) - 100000) / 8;
     }
   } else {
     switch (op) {
-      case Op::Sum: return static_cast<T>(static_cast<int>(m % 201) - 100);
+      case Op::Sum:
+        return static_cast<T>(static_cast<int>(m % 201) - 100);
       case Op::Prod: {
         static const int f[] = {1, -1, 2, 3, 1, -1};
         return static_cast<T>(f[m % 6]);
@@ -100,11 +110,16 @@ T combine(Op op, T a, T b) {
     return op == Op::Sum ? a + b : a * b;
   } else {
     switch (op) {
-      case Op::Sum: return static_cast<T>(a + b);
-      case Op::Prod: return static_cast<T>(a * b);
-      case Op::Max: return a < b ? b : a;
-      case Op::Min: return b < a ? b : a;
-      default: break;
+      case Op::Sum:
+        return static_cast<T>(a + b);
+      case Op::Prod:
+        return static_cast<T>(a * b);
+      case Op::Max:
+        return a < b ? b : a;
+      case Op::Min:
+        return b < a ? b : a;
+      default:
+        break;
     }
     if constexpr (std::is_integral_v<T>) {
       if (op == Op::And) return static_cast<T>(a & b);
@@ -155,9 +170,9 @@ template <class T, class Expected>
     }
   }
   if (bad == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << what << ": " << bad << " of " << (end - begin)
-                                       << " wrong; first at " << first << ": got "
-                                       << show_value(got) << ", expected " << show_value(want);
+  return ::testing::AssertionFailure()
+         << what << ": " << bad << " of " << (end - begin) << " wrong; first at " << first
+         << ": got " << show_value(got) << ", expected " << show_value(want);
 }
 
 // A to_all routine with its element type. C is the library's parameter type (double _Complex
@@ -176,8 +191,8 @@ template <class T, class C>
 Routine<T> routine(const char* name, Op op, ToAll<T, C> fn) {
   static_assert(sizeof(T) == sizeof(C));
   return {name, op, [fn](T* dst, const T* src, int n, const ActiveSet& s, T* wrk) {
-            fn(reinterpret_cast<C*>(dst), reinterpret_cast<const C*>(src), n, s.start,
-               s.log_stride, s.size, reinterpret_cast<C*>(wrk), g_psync);
+            fn(reinterpret_cast<C*>(dst), reinterpret_cast<const C*>(src), n, s.start, s.log_stride,
+               s.size, reinterpret_cast<C*>(wrk), g_psync);
           }};
 }
 
@@ -266,12 +281,12 @@ void run_reductions(const std::vector<Routine<T>>& routines) {
   }
 }
 
-#define SHOAL_AS_BITWISE(TN, T)                                      \
-  routine<T, T>("shmem_" #TN "_and_to_all", Op::And, shmem_##TN##_and_to_all), \
+#define SHOAL_AS_BITWISE(TN, T)                                                 \
+  routine<T, T>("shmem_" #TN "_and_to_all", Op::And, shmem_##TN##_and_to_all),  \
       routine<T, T>("shmem_" #TN "_or_to_all", Op::Or, shmem_##TN##_or_to_all), \
       routine<T, T>("shmem_" #TN "_xor_to_all", Op::Xor, shmem_##TN##_xor_to_all)
-#define SHOAL_AS_ARITH(TN, T)                                                   \
-  routine<T, T>("shmem_" #TN "_max_to_all", Op::Max, shmem_##TN##_max_to_all),    \
+#define SHOAL_AS_ARITH(TN, T)                                                      \
+  routine<T, T>("shmem_" #TN "_max_to_all", Op::Max, shmem_##TN##_max_to_all),     \
       routine<T, T>("shmem_" #TN "_min_to_all", Op::Min, shmem_##TN##_min_to_all), \
       routine<T, T>("shmem_" #TN "_sum_to_all", Op::Sum, shmem_##TN##_sum_to_all), \
       routine<T, T>("shmem_" #TN "_prod_to_all", Op::Prod, shmem_##TN##_prod_to_all)
@@ -292,9 +307,15 @@ using LibComplexF = first_param<decltype(&shmem_complexf_sum_to_all)>::type;
 
 }  // namespace
 
-TEST(ActiveSetReduce, Short) { run_reductions<short>({SHOAL_AS_BITWISE(short, short), SHOAL_AS_ARITH(short, short)}); }
-TEST(ActiveSetReduce, Int) { run_reductions<int>({SHOAL_AS_BITWISE(int, int), SHOAL_AS_ARITH(int, int)}); }
-TEST(ActiveSetReduce, Long) { run_reductions<long>({SHOAL_AS_BITWISE(long, long), SHOAL_AS_ARITH(long, long)}); }
+TEST(ActiveSetReduce, Short) {
+  run_reductions<short>({SHOAL_AS_BITWISE(short, short), SHOAL_AS_ARITH(short, short)});
+}
+TEST(ActiveSetReduce, Int) {
+  run_reductions<int>({SHOAL_AS_BITWISE(int, int), SHOAL_AS_ARITH(int, int)});
+}
+TEST(ActiveSetReduce, Long) {
+  run_reductions<long>({SHOAL_AS_BITWISE(long, long), SHOAL_AS_ARITH(long, long)});
+}
 TEST(ActiveSetReduce, LongLong) {
   run_reductions<long long>(
       {SHOAL_AS_BITWISE(longlong, long long), SHOAL_AS_ARITH(longlong, long long)});
@@ -306,15 +327,15 @@ TEST(ActiveSetReduce, LongDouble) {
 }
 TEST(ActiveSetReduce, ComplexDouble) {
   using T = std::complex<double>;
-  run_reductions<T>({routine<T, LibComplexD>("shmem_complexd_sum_to_all", Op::Sum,
-                                             shmem_complexd_sum_to_all),
-                     routine<T, LibComplexD>("shmem_complexd_prod_to_all", Op::Prod,
-                                             shmem_complexd_prod_to_all)});
+  run_reductions<T>(
+      {routine<T, LibComplexD>("shmem_complexd_sum_to_all", Op::Sum, shmem_complexd_sum_to_all),
+       routine<T, LibComplexD>("shmem_complexd_prod_to_all", Op::Prod,
+                               shmem_complexd_prod_to_all)});
 }
 TEST(ActiveSetReduce, ComplexFloat) {
   using T = std::complex<float>;
-  run_reductions<T>({routine<T, LibComplexF>("shmem_complexf_sum_to_all", Op::Sum,
-                                             shmem_complexf_sum_to_all),
-                     routine<T, LibComplexF>("shmem_complexf_prod_to_all", Op::Prod,
-                                             shmem_complexf_prod_to_all)});
+  run_reductions<T>(
+      {routine<T, LibComplexF>("shmem_complexf_sum_to_all", Op::Sum, shmem_complexf_sum_to_all),
+       routine<T, LibComplexF>("shmem_complexf_prod_to_all", Op::Prod,
+                               shmem_complexf_prod_to_all)});
 }

@@ -12,7 +12,9 @@ TYPED_TEST_SUITE(AmoDeprecatedStandard, DeprecatedStandardOps, OpsName);
 
 TYPED_TEST(AmoDeprecatedStandard, Sequence) { standard_sequence<TypeParam, Mode::plain>(); }
 TYPED_TEST(AmoDeprecatedStandard, ConcurrentCounter) { standard_counter<TypeParam, Mode::plain>(); }
-TYPED_TEST(AmoDeprecatedStandard, CompareSwapRace) { standard_cswap_race<TypeParam, Mode::plain>(); }
+TYPED_TEST(AmoDeprecatedStandard, CompareSwapRace) {
+  standard_cswap_race<TypeParam, Mode::plain>();
+}
 
 template <class Ops>
 class AmoDeprecatedExtended : public ::testing::Test {};

@@ -1,7 +1,7 @@
 /* AMOs on bad targets must end the whole job at once with a non-zero status and a message
  * naming the routine and the problem. Run as `oshrun -np N amo_errors CASE` (see
- * tests/cmake/expect_job.cmake): the last PE makes the bad call while the other PEs wait in a barrier
- * that can never complete, so the job only ends if the error ends every PE.
+ * tests/cmake/expect_job.cmake): the last PE makes the bad call while the other PEs wait in a
+ * barrier that can never complete, so the job only ends if the error ends every PE.
  *
  * Cases:
  *   misaligned_heap_remote   shmem_long_atomic_fetch_add on heap address + 4, target PE 0

@@ -67,9 +67,12 @@ T overload_steps(T* p, int t) {
   T cur = v<T>(25);
 
   if constexpr (kStandard<T>) {
-    SHOAL_EXPECT_AMO("shmem_atomic_compare_swap (fails)", shmem_atomic_compare_swap(p, v<T>(0), v<T>(1), t), v<T>(25));
-    SHOAL_EXPECT_AMO("shmem_atomic_compare_swap", shmem_atomic_compare_swap(p, v<T>(25), v<T>(30), t), v<T>(25));
-    SHOAL_EXPECT_AMO("shmem_atomic_compare_swap(ctx)", shmem_atomic_compare_swap(c, p, v<T>(30), v<T>(31), t), v<T>(30));
+    SHOAL_EXPECT_AMO("shmem_atomic_compare_swap (fails)",
+                     shmem_atomic_compare_swap(p, v<T>(0), v<T>(1), t), v<T>(25));
+    SHOAL_EXPECT_AMO("shmem_atomic_compare_swap",
+                     shmem_atomic_compare_swap(p, v<T>(25), v<T>(30), t), v<T>(25));
+    SHOAL_EXPECT_AMO("shmem_atomic_compare_swap(ctx)",
+                     shmem_atomic_compare_swap(c, p, v<T>(30), v<T>(31), t), v<T>(30));
     shmem_atomic_compare_swap_nbi(&f, p, v<T>(31), v<T>(32), t);
     shmem_quiet();
     SHOAL_EXPECT_AMO("shmem_atomic_compare_swap_nbi", f, v<T>(31));
@@ -88,7 +91,8 @@ T overload_steps(T* p, int t) {
     shmem_ctx_quiet(c);
     SHOAL_EXPECT_AMO("shmem_atomic_fetch_inc_nbi(ctx)", f, v<T>(38));
     SHOAL_EXPECT_AMO("shmem_atomic_fetch_add", shmem_atomic_fetch_add(p, v<T>(5), t), v<T>(39));
-    SHOAL_EXPECT_AMO("shmem_atomic_fetch_add(ctx)", shmem_atomic_fetch_add(c, p, v<T>(5), t), v<T>(44));
+    SHOAL_EXPECT_AMO("shmem_atomic_fetch_add(ctx)", shmem_atomic_fetch_add(c, p, v<T>(5), t),
+                     v<T>(44));
     shmem_atomic_add(p, v<T>(5), t);
     shmem_atomic_add(c, p, v<T>(5), t);
     shmem_quiet();
@@ -106,11 +110,16 @@ T overload_steps(T* p, int t) {
     shmem_atomic_set(p, v<T>(0x0A), t);
     shmem_quiet();
     SHOAL_EXPECT_AMO("shmem_atomic_fetch_or", shmem_atomic_fetch_or(p, v<T>(0xF0), t), v<T>(0x0A));
-    SHOAL_EXPECT_AMO("shmem_atomic_fetch_or(ctx)", shmem_atomic_fetch_or(c, p, v<T>(0x100), t), v<T>(0xFA));
-    SHOAL_EXPECT_AMO("shmem_atomic_fetch_and", shmem_atomic_fetch_and(p, v<T>(0xF0), t), v<T>(0x1FA));
-    SHOAL_EXPECT_AMO("shmem_atomic_fetch_and(ctx)", shmem_atomic_fetch_and(c, p, v<T>(0x30), t), v<T>(0xF0));
-    SHOAL_EXPECT_AMO("shmem_atomic_fetch_xor", shmem_atomic_fetch_xor(p, v<T>(0x11), t), v<T>(0x30));
-    SHOAL_EXPECT_AMO("shmem_atomic_fetch_xor(ctx)", shmem_atomic_fetch_xor(c, p, v<T>(0x01), t), v<T>(0x21));
+    SHOAL_EXPECT_AMO("shmem_atomic_fetch_or(ctx)", shmem_atomic_fetch_or(c, p, v<T>(0x100), t),
+                     v<T>(0xFA));
+    SHOAL_EXPECT_AMO("shmem_atomic_fetch_and", shmem_atomic_fetch_and(p, v<T>(0xF0), t),
+                     v<T>(0x1FA));
+    SHOAL_EXPECT_AMO("shmem_atomic_fetch_and(ctx)", shmem_atomic_fetch_and(c, p, v<T>(0x30), t),
+                     v<T>(0xF0));
+    SHOAL_EXPECT_AMO("shmem_atomic_fetch_xor", shmem_atomic_fetch_xor(p, v<T>(0x11), t),
+                     v<T>(0x30));
+    SHOAL_EXPECT_AMO("shmem_atomic_fetch_xor(ctx)", shmem_atomic_fetch_xor(c, p, v<T>(0x01), t),
+                     v<T>(0x21));
     shmem_atomic_and(p, v<T>(0x2F), t);
     shmem_atomic_and(c, p, v<T>(0xFF), t);
     shmem_atomic_or(p, v<T>(0x01), t);

@@ -39,10 +39,14 @@ constexpr bool is_ctx(Mode m) { return m == Mode::ctx || m == Mode::ctx_nbi; }
 constexpr bool is_nbi(Mode m) { return m == Mode::nbi || m == Mode::ctx_nbi; }
 inline const char* mode_name(Mode m) {
   switch (m) {
-    case Mode::plain: return "plain";
-    case Mode::ctx: return "ctx";
-    case Mode::nbi: return "nbi";
-    case Mode::ctx_nbi: return "ctx_nbi";
+    case Mode::plain:
+      return "plain";
+    case Mode::ctx:
+      return "ctx";
+    case Mode::nbi:
+      return "nbi";
+    case Mode::ctx_nbi:
+      return "ctx_nbi";
   }
   return "?";
 }
@@ -69,7 +73,7 @@ T poison() {
 #define SHOAL_AMO_ID(...) __VA_ARGS__
 
 // A fetching AMO with an nbi twin. PARAMS / ARGS are parenthesised lists.
-#define SHOAL_AMO_FETCHING(TN, T, NAME, PARAMS, ARGS)                                         \
+#define SHOAL_AMO_FETCHING(TN, T, NAME, PARAMS, ARGS)                                        \
   template <Mode M>                                                                          \
   static T NAME(SHOAL_AMO_ID PARAMS) {                                                       \
     if constexpr (M == Mode::plain) {                                                        \
@@ -98,55 +102,55 @@ T poison() {
   }
 
 // A non-fetching AMO (no nbi form). MEMBER is the C++ name, API the routine's.
-#define SHOAL_AMO_POSTED(TN, MEMBER, API, PARAMS, ARGS)                                  \
-  template <Mode M>                                                                     \
-  static void MEMBER(SHOAL_AMO_ID PARAMS) {                                             \
-    if constexpr (is_ctx(M)) {                                                          \
-      shmem_ctx_##TN##_atomic_##API(SHMEM_CTX_DEFAULT, SHOAL_AMO_ID ARGS);              \
-    } else {                                                                            \
-      shmem_##TN##_atomic_##API(SHOAL_AMO_ID ARGS);                                     \
-    }                                                                                   \
+#define SHOAL_AMO_POSTED(TN, MEMBER, API, PARAMS, ARGS)                    \
+  template <Mode M>                                                        \
+  static void MEMBER(SHOAL_AMO_ID PARAMS) {                                \
+    if constexpr (is_ctx(M)) {                                             \
+      shmem_ctx_##TN##_atomic_##API(SHMEM_CTX_DEFAULT, SHOAL_AMO_ID ARGS); \
+    } else {                                                               \
+      shmem_##TN##_atomic_##API(SHOAL_AMO_ID ARGS);                        \
+    }                                                                      \
   }
 
-#define SHOAL_AMO_EXTENDED_MEMBERS(TN, T)                                                 \
-  SHOAL_AMO_FETCHING(TN, T, fetch, (const T* source, int pe), (source, pe))               \
-  SHOAL_AMO_POSTED(TN, set, set, (T * dest, T value, int pe), (dest, value, pe))          \
+#define SHOAL_AMO_EXTENDED_MEMBERS(TN, T)                                        \
+  SHOAL_AMO_FETCHING(TN, T, fetch, (const T* source, int pe), (source, pe))      \
+  SHOAL_AMO_POSTED(TN, set, set, (T * dest, T value, int pe), (dest, value, pe)) \
   SHOAL_AMO_FETCHING(TN, T, swap, (T * dest, T value, int pe), (dest, value, pe))
 
-#define SHOAL_AMO_STANDARD_MEMBERS(TN, T)                                                  \
-  SHOAL_AMO_FETCHING(TN, T, compare_swap, (T * dest, T cond, T value, int pe),             \
-                     (dest, cond, value, pe))                                              \
-  SHOAL_AMO_FETCHING(TN, T, fetch_inc, (T * dest, int pe), (dest, pe))                     \
-  SHOAL_AMO_POSTED(TN, inc, inc, (T * dest, int pe), (dest, pe))                           \
-  SHOAL_AMO_FETCHING(TN, T, fetch_add, (T * dest, T value, int pe), (dest, value, pe))     \
+#define SHOAL_AMO_STANDARD_MEMBERS(TN, T)                                              \
+  SHOAL_AMO_FETCHING(TN, T, compare_swap, (T * dest, T cond, T value, int pe),         \
+                     (dest, cond, value, pe))                                          \
+  SHOAL_AMO_FETCHING(TN, T, fetch_inc, (T * dest, int pe), (dest, pe))                 \
+  SHOAL_AMO_POSTED(TN, inc, inc, (T * dest, int pe), (dest, pe))                       \
+  SHOAL_AMO_FETCHING(TN, T, fetch_add, (T * dest, T value, int pe), (dest, value, pe)) \
   SHOAL_AMO_POSTED(TN, add, add, (T * dest, T value, int pe), (dest, value, pe))
 
-#define SHOAL_AMO_BITWISE_MEMBERS(TN, T)                                                   \
-  SHOAL_AMO_FETCHING(TN, T, fetch_and, (T * dest, T value, int pe), (dest, value, pe))     \
-  SHOAL_AMO_POSTED(TN, bit_and, and, (T * dest, T value, int pe), (dest, value, pe))       \
-  SHOAL_AMO_FETCHING(TN, T, fetch_or, (T * dest, T value, int pe), (dest, value, pe))      \
-  SHOAL_AMO_POSTED(TN, bit_or, or, (T * dest, T value, int pe), (dest, value, pe))         \
-  SHOAL_AMO_FETCHING(TN, T, fetch_xor, (T * dest, T value, int pe), (dest, value, pe))     \
+#define SHOAL_AMO_BITWISE_MEMBERS(TN, T)                                               \
+  SHOAL_AMO_FETCHING(TN, T, fetch_and, (T * dest, T value, int pe), (dest, value, pe)) \
+  SHOAL_AMO_POSTED(TN, bit_and, and, (T * dest, T value, int pe), (dest, value, pe))   \
+  SHOAL_AMO_FETCHING(TN, T, fetch_or, (T * dest, T value, int pe), (dest, value, pe))  \
+  SHOAL_AMO_POSTED(TN, bit_or, or, (T * dest, T value, int pe), (dest, value, pe))     \
+  SHOAL_AMO_FETCHING(TN, T, fetch_xor, (T * dest, T value, int pe), (dest, value, pe)) \
   SHOAL_AMO_POSTED(TN, bit_xor, xor, (T * dest, T value, int pe), (dest, value, pe))
 
-#define SHOAL_AMO_STANDARD_OPS(TN, T)             \
-  struct Ops_##TN {                               \
-    using type = T;                               \
-    static constexpr const char* name = #TN;      \
-    static constexpr bool standard = true;        \
-    SHOAL_AMO_EXTENDED_MEMBERS(TN, T)             \
-    SHOAL_AMO_STANDARD_MEMBERS(TN, T)             \
+#define SHOAL_AMO_STANDARD_OPS(TN, T)        \
+  struct Ops_##TN {                          \
+    using type = T;                          \
+    static constexpr const char* name = #TN; \
+    static constexpr bool standard = true;   \
+    SHOAL_AMO_EXTENDED_MEMBERS(TN, T)        \
+    SHOAL_AMO_STANDARD_MEMBERS(TN, T)        \
   };
-#define SHOAL_AMO_EXTENDED_ONLY_OPS(TN, T)        \
-  struct Ops_##TN {                               \
-    using type = T;                               \
-    static constexpr const char* name = #TN;      \
-    static constexpr bool standard = false;       \
-    SHOAL_AMO_EXTENDED_MEMBERS(TN, T)             \
+#define SHOAL_AMO_EXTENDED_ONLY_OPS(TN, T)   \
+  struct Ops_##TN {                          \
+    using type = T;                          \
+    static constexpr const char* name = #TN; \
+    static constexpr bool standard = false;  \
+    SHOAL_AMO_EXTENDED_MEMBERS(TN, T)        \
   };
-#define SHOAL_AMO_BITWISE_OPS(TN, T)              \
-  struct BitOps_##TN : Ops_##TN {                 \
-    SHOAL_AMO_BITWISE_MEMBERS(TN, T)              \
+#define SHOAL_AMO_BITWISE_OPS(TN, T) \
+  struct BitOps_##TN : Ops_##TN {    \
+    SHOAL_AMO_BITWISE_MEMBERS(TN, T) \
   };
 SMA_AMO_STANDARD_TYPES(SHOAL_AMO_STANDARD_OPS)
 SMA_AMO_EXTENDED_ONLY_TYPES(SHOAL_AMO_EXTENDED_ONLY_OPS)
@@ -156,23 +160,23 @@ SMA_AMO_BITWISE_TYPES(SHOAL_AMO_BITWISE_OPS)
 #undef SHOAL_AMO_BITWISE_OPS
 
 // ---- deprecated names (blocking, default context only) --------------------------------------
-#define SHOAL_AMO_DEP_FN(RET, MEMBER, API, PARAMS, ARGS)                                  \
+#define SHOAL_AMO_DEP_FN(RET, MEMBER, API, PARAMS, ARGS)                                 \
   template <Mode M>                                                                      \
   static RET MEMBER(SHOAL_AMO_ID PARAMS) {                                               \
     static_assert(M == Mode::plain, "the deprecated AMO names have no ctx or nbi form"); \
     return API(SHOAL_AMO_ID ARGS);                                                       \
   }
-#define SHOAL_AMO_DEP_EXTENDED_MEMBERS(TN, T)                                                     \
-  SHOAL_AMO_DEP_FN(T, fetch, shmem_##TN##_fetch, (const T* source, int pe), (source, pe))         \
-  SHOAL_AMO_DEP_FN(void, set, shmem_##TN##_set, (T * dest, T value, int pe), (dest, value, pe))   \
+#define SHOAL_AMO_DEP_EXTENDED_MEMBERS(TN, T)                                                   \
+  SHOAL_AMO_DEP_FN(T, fetch, shmem_##TN##_fetch, (const T* source, int pe), (source, pe))       \
+  SHOAL_AMO_DEP_FN(void, set, shmem_##TN##_set, (T * dest, T value, int pe), (dest, value, pe)) \
   SHOAL_AMO_DEP_FN(T, swap, shmem_##TN##_swap, (T * dest, T value, int pe), (dest, value, pe))
-#define SHOAL_AMO_DEP_STANDARD_MEMBERS(TN, T)                                                     \
-  SHOAL_AMO_DEP_FN(T, compare_swap, shmem_##TN##_cswap, (T * dest, T cond, T value, int pe),      \
-                   (dest, cond, value, pe))                                                       \
-  SHOAL_AMO_DEP_FN(T, fetch_inc, shmem_##TN##_finc, (T * dest, int pe), (dest, pe))               \
-  SHOAL_AMO_DEP_FN(void, inc, shmem_##TN##_inc, (T * dest, int pe), (dest, pe))                   \
-  SHOAL_AMO_DEP_FN(T, fetch_add, shmem_##TN##_fadd, (T * dest, T value, int pe),                  \
-                   (dest, value, pe))                                                             \
+#define SHOAL_AMO_DEP_STANDARD_MEMBERS(TN, T)                                                \
+  SHOAL_AMO_DEP_FN(T, compare_swap, shmem_##TN##_cswap, (T * dest, T cond, T value, int pe), \
+                   (dest, cond, value, pe))                                                  \
+  SHOAL_AMO_DEP_FN(T, fetch_inc, shmem_##TN##_finc, (T * dest, int pe), (dest, pe))          \
+  SHOAL_AMO_DEP_FN(void, inc, shmem_##TN##_inc, (T * dest, int pe), (dest, pe))              \
+  SHOAL_AMO_DEP_FN(T, fetch_add, shmem_##TN##_fadd, (T * dest, T value, int pe),             \
+                   (dest, value, pe))                                                        \
   SHOAL_AMO_DEP_FN(void, add, shmem_##TN##_add, (T * dest, T value, int pe), (dest, value, pe))
 #define SHOAL_AMO_DEP_STANDARD_OPS(TN, T)                  \
   struct DepOps_##TN {                                     \
@@ -207,9 +211,8 @@ struct TypesFromTuple<std::tuple<A...>> {
 #define SHOAL_AMO_DEPOPS_ELEM(TN, T) std::tuple<DepOps_##TN>{},
 using StandardOps = TypesFromTuple<decltype(std::tuple_cat(
     SMA_AMO_STANDARD_TYPES(SHOAL_AMO_OPS_ELEM) std::tuple<>{}))>::type;
-using ExtendedOps = TypesFromTuple<decltype(std::tuple_cat(
-    SMA_AMO_STANDARD_TYPES(SHOAL_AMO_OPS_ELEM)
-        SMA_AMO_EXTENDED_ONLY_TYPES(SHOAL_AMO_OPS_ELEM) std::tuple<>{}))>::type;
+using ExtendedOps = TypesFromTuple<decltype(std::tuple_cat(SMA_AMO_STANDARD_TYPES(
+    SHOAL_AMO_OPS_ELEM) SMA_AMO_EXTENDED_ONLY_TYPES(SHOAL_AMO_OPS_ELEM) std::tuple<>{}))>::type;
 using BitwiseOps = TypesFromTuple<decltype(std::tuple_cat(
     SMA_AMO_BITWISE_TYPES(SHOAL_AMO_BITOPS_ELEM) std::tuple<>{}))>::type;
 using DeprecatedStandardOps = TypesFromTuple<decltype(std::tuple_cat(

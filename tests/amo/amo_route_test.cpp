@@ -21,7 +21,7 @@ using namespace shoal::test;
 
 namespace {
 
-long g_counter;               // globals: in .bss, mapped by the node's PEs
+long g_counter;  // globals: in .bss, mapped by the node's PEs
 unsigned long long g_bits;
 
 long rounds() {

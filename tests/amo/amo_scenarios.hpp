@@ -123,7 +123,8 @@ T guard_value(std::size_t i) {
   if constexpr (std::is_floating_point_v<T>) {
     return static_cast<T>(-1000.0 - static_cast<double>(i));
   } else {
-    return pick<T>(0x5AA55AA500000000ull | (i * 0x0101u), 0x5AA50000u | static_cast<std::uint32_t>(i));
+    return pick<T>(0x5AA55AA500000000ull | (i * 0x0101u),
+                   0x5AA50000u | static_cast<std::uint32_t>(i));
   }
 }
 
@@ -207,7 +208,8 @@ void all_gather(T* sym, const T* mine, std::size_t k) {
 
 // values[0..count) must be a permutation of base, base+1, ..., base+count-1 (wrapping).
 template <class T>
-::testing::AssertionResult is_run_from(const char* what, const T* values, std::size_t count, T base) {
+::testing::AssertionResult is_run_from(const char* what, const T* values, std::size_t count,
+                                       T base) {
   std::vector<Word<T>> off(count);
   for (std::size_t i = 0; i < count; ++i)
     off[i] = static_cast<Word<T>>(bits_of(values[i]) - bits_of(base));
@@ -216,8 +218,8 @@ template <class T>
     if (off[i] != i) {
       return ::testing::AssertionFailure()
              << "PE " << me() << ": " << what << ": the " << count
-             << " returned old values are not exactly {start .. start+" << count - 1
-             << "} (start " << show_amo(base) << "): sorted offset #" << i << " is " << +off[i]
+             << " returned old values are not exactly {start .. start+" << count - 1 << "} (start "
+             << show_amo(base) << "): sorted offset #" << i << " is " << +off[i]
              << (i > 0 && off[i] == off[i - 1] ? " (a duplicate: two operations saw the same value)"
                                                : "");
     }
@@ -261,7 +263,8 @@ void standard_steps(typename Ops::type* p, int t, int s) {
   const T y = std_final<T>(caller);
 
   T cur = start_value<T>(t, s);
-  SHOAL_EXPECT_AMO("fetch_add(1) returns the initial value", Ops::template fetch_add<M>(p, one, t), cur);
+  SHOAL_EXPECT_AMO("fetch_add(1) returns the initial value", Ops::template fetch_add<M>(p, one, t),
+                   cur);
   cur = wadd(cur, one);  // carries across the low half
   SHOAL_EXPECT_AMO("fetch_add(0x7f00..)", Ops::template fetch_add<M>(p, a2, t), cur);
   cur = wadd(cur, a2);
@@ -278,8 +281,10 @@ void standard_steps(typename Ops::type* p, int t, int s) {
   SHOAL_EXPECT_AMO("compare_swap, cond differs in bit 0: fails, returns the value",
                    Ops::template compare_swap<M>(p, wxor(cur, one), x, t), cur);
   SHOAL_EXPECT_AMO("value after two failed compare_swaps", Ops::template fetch<M>(p, t), cur);
-  SHOAL_EXPECT_AMO("compare_swap with matching cond", Ops::template compare_swap<M>(p, cur, x, t), cur);
-  SHOAL_EXPECT_AMO("compare_swap(cond = value = current)", Ops::template compare_swap<M>(p, x, x, t), x);
+  SHOAL_EXPECT_AMO("compare_swap with matching cond", Ops::template compare_swap<M>(p, cur, x, t),
+                   cur);
+  SHOAL_EXPECT_AMO("compare_swap(cond = value = current)",
+                   Ops::template compare_swap<M>(p, x, x, t), x);
   SHOAL_EXPECT_AMO("swap after compare_swap", Ops::template swap<M>(p, z, t), x);
   Ops::template set<M>(p, w, t);
   quiet<M>();
@@ -323,8 +328,9 @@ void standard_counter() {
   SHOAL_ASSERT_ALL_PES(olds);
   const T start = pick<T>(0xFFFFFFFFFFFFFFFBull, 0xFFFFFFFBu);  // crosses zero / wraps
   for_each_place<T>([&](T* base) {
-    fill(base, [](int s) { return s == 2 ? pick<T>(0xFFFFFFFFFFFFFFFBull, 0xFFFFFFFBu)
-                                         : start_value<T>(me(), s); });
+    fill(base, [](int s) {
+      return s == 2 ? pick<T>(0xFFFFFFFFFFFFFFFBull, 0xFFFFFFFBu) : start_value<T>(me(), s);
+    });
     shmem_barrier_all();
     T* p = base + slot_index(2);
     T mine[K];
@@ -398,18 +404,23 @@ void standard_cswap_race() {
   SymArray<T> olds(static_cast<std::size_t>(n) * R);
   SHOAL_ASSERT_ALL_PES(olds);
   auto initial = [](int j) {
-    return pick<T>(0x8000000000000000ull | static_cast<std::uint64_t>(j), 0x80000000u | static_cast<std::uint32_t>(j));
+    return pick<T>(0x8000000000000000ull | static_cast<std::uint64_t>(j),
+                   0x80000000u | static_cast<std::uint32_t>(j));
   };
   auto token = [](int pe, int j) {
-    return pick<T>(0x4000000000000000ull | (static_cast<std::uint64_t>(pe + 1) << 32) | static_cast<std::uint64_t>(j + 1),
-                   0x40000000u | (static_cast<std::uint32_t>(pe + 1) << 8) | static_cast<std::uint32_t>(j + 1));
+    return pick<T>(0x4000000000000000ull | (static_cast<std::uint64_t>(pe + 1) << 32) |
+                       static_cast<std::uint64_t>(j + 1),
+                   0x40000000u | (static_cast<std::uint32_t>(pe + 1) << 8) |
+                       static_cast<std::uint32_t>(j + 1));
   };
   for_each_place<T>([&](T* base) {
-    fill(base, [&](int s) { return s >= 3 && s < 3 + R ? initial(s - 3) : start_value<T>(me(), s); });
+    fill(base,
+         [&](int s) { return s >= 3 && s < 3 + R ? initial(s - 3) : start_value<T>(me(), s); });
     shmem_barrier_all();
     T mine[R];
     for (int j = 0; j < R; ++j)
-      mine[j] = Ops::template compare_swap<M>(base + slot_index(3 + j), initial(j), token(me(), j), j % n);
+      mine[j] = Ops::template compare_swap<M>(base + slot_index(3 + j), initial(j), token(me(), j),
+                                              j % n);
     quiet<M>();
     all_gather(olds.get(), mine, R);
     T final_value[R];
@@ -465,16 +476,19 @@ void standard_nbi_batch() {
     T next_olds[2 * K], zero_olds[K], cs_ok, cs_fail, sw, fe;
     for (std::size_t k = 0; k < K; ++k) {
       Ops::template fetch_inc_nbi<Ctx>(&next_olds[2 * k], base + slot_index(0), right());
-      Ops::template fetch_add_nbi<Ctx>(&next_olds[2 * k + 1], base + slot_index(0), from_u<T>(1), right());
+      Ops::template fetch_add_nbi<Ctx>(&next_olds[2 * k + 1], base + slot_index(0), from_u<T>(1),
+                                       right());
       Ops::template fetch_add_nbi<Ctx>(&zero_olds[k], base + slot_index(1), from_u<T>(1), 0);
     }
     const T x = std_final<T>(me());
-    Ops::template compare_swap_nbi<Ctx>(&cs_ok, base + slot_index(2), start_value<T>(me(), 2), x, me());
+    Ops::template compare_swap_nbi<Ctx>(&cs_ok, base + slot_index(2), start_value<T>(me(), 2), x,
+                                        me());
     Ops::template compare_swap_nbi<Ctx>(&cs_fail, base + slot_index(3), x, x, me());
     Ops::template swap_nbi<Ctx>(&sw, base + slot_index(4), x, me());
     Ops::template fetch_nbi<Ctx>(&fe, base + slot_index(5), me());
     quiet<M>();
-    EXPECT_TRUE(is_run_from("fetch_inc_nbi / fetch_add_nbi(1) on the next PE", next_olds, 2 * K, from_u<T>(0)));
+    EXPECT_TRUE(is_run_from("fetch_inc_nbi / fetch_add_nbi(1) on the next PE", next_olds, 2 * K,
+                            from_u<T>(0)));
     SHOAL_EXPECT_AMO("compare_swap_nbi (succeeds) on this PE", cs_ok, start_value<T>(me(), 2));
     SHOAL_EXPECT_AMO("compare_swap_nbi (fails) on this PE", cs_fail, start_value<T>(me(), 3));
     SHOAL_EXPECT_AMO("swap_nbi on this PE", sw, start_value<T>(me(), 4));
@@ -484,10 +498,19 @@ void standard_nbi_batch() {
                             static_cast<std::size_t>(n) * K, from_u<T>(0)));
     check_array(base, [&](int s, T& want) {
       switch (s) {
-        case 0: want = from_u<T>(2 * K); return true;
-        case 1: want = from_u<T>(me() == 0 ? static_cast<std::uint64_t>(n) * K : 0); return true;
-        case 2: case 4: want = x; return true;
-        default: want = start_value<T>(me(), s); return true;
+        case 0:
+          want = from_u<T>(2 * K);
+          return true;
+        case 1:
+          want = from_u<T>(me() == 0 ? static_cast<std::uint64_t>(n) * K : 0);
+          return true;
+        case 2:
+        case 4:
+          want = x;
+          return true;
+        default:
+          want = start_value<T>(me(), s);
+          return true;
       }
     });
     shmem_barrier_all();
@@ -537,10 +560,16 @@ template <class T>
 std::vector<T> extended_values(int caller) {
   if constexpr (std::is_floating_point_v<T>) {
     using L = std::numeric_limits<T>;
-    return {static_cast<T>(-0.0), static_cast<T>(0.0),
+    return {static_cast<T>(-0.0),
+            static_cast<T>(0.0),
             pick<T>(0x7FF8000000001234ull, 0x7FC01234u),  // quiet NaN with a payload
-            -L::infinity(), L::denorm_min(), L::max(), L::lowest(), static_cast<T>(-1) / 3,
-            static_cast<T>(-0.0), static_cast<T>(caller) + static_cast<T>(0.5)};
+            -L::infinity(),
+            L::denorm_min(),
+            L::max(),
+            L::lowest(),
+            static_cast<T>(-1) / 3,
+            static_cast<T>(-0.0),
+            static_cast<T>(caller) + static_cast<T>(0.5)};
   } else {
     return {top_bit<T>(),
             from_u<T>(0),
@@ -549,7 +578,8 @@ std::vector<T> extended_values(int caller) {
             pick<T>(0x0123456789ABCDEFull, 0x89ABCDEFu),
             pick<T>(0x00000000FFFFFFFFull, 0x0000FFFFu),
             pick<T>(0xFFFFFFFF00000000ull, 0xFFFF0000u),
-            pick<T>(0xC0DE000000000000ull | static_cast<std::uint64_t>(caller), 0xC0DE0000u | static_cast<std::uint32_t>(caller))};
+            pick<T>(0xC0DE000000000000ull | static_cast<std::uint64_t>(caller),
+                    0xC0DE0000u | static_cast<std::uint32_t>(caller))};
   }
 }
 template <class T>
@@ -566,7 +596,8 @@ template <class Ops, Mode M>
 void extended_steps(typename Ops::type* p, int t, int s) {
   using T = typename Ops::type;
   const std::vector<T> v = extended_values<T>(me());
-  SHOAL_EXPECT_AMO("fetch of the initial value", Ops::template fetch<M>(p, t), start_value<T>(t, s));
+  SHOAL_EXPECT_AMO("fetch of the initial value", Ops::template fetch<M>(p, t),
+                   start_value<T>(t, s));
   Ops::template set<M>(p, v[0], t);
   quiet<M>();
   SHOAL_EXPECT_AMO("fetch after set", Ops::template fetch<M>(p, t), v[0]);
@@ -577,7 +608,8 @@ void extended_steps(typename Ops::type* p, int t, int s) {
   Ops::template set<M>(p, v[2], t);
   quiet<M>();
   SHOAL_EXPECT_AMO("fetch after two sets", Ops::template fetch<M>(p, t), v[2]);
-  SHOAL_EXPECT_AMO("swap to the final value", Ops::template swap<M>(p, ext_final<T>(me()), t), v[2]);
+  SHOAL_EXPECT_AMO("swap to the final value", Ops::template swap<M>(p, ext_final<T>(me()), t),
+                   v[2]);
 }
 
 template <class Ops, Mode M>
@@ -620,8 +652,9 @@ void extended_concurrent() {
       if (pe == 0 && k == 0) return static_cast<T>(-0.0);  // the initial value is +0.0
       return -static_cast<T>(pe * 64 + static_cast<int>(k)) - static_cast<T>(0.5);
     } else {
-      return pick<T>(0x8000000000000000ull | (static_cast<std::uint64_t>(pe) << 32) | k,
-                     0x80000000u | (static_cast<std::uint32_t>(pe) << 16) | static_cast<std::uint32_t>(k));
+      return pick<T>(
+          0x8000000000000000ull | (static_cast<std::uint64_t>(pe) << 32) | k,
+          0x80000000u | (static_cast<std::uint32_t>(pe) << 16) | static_cast<std::uint32_t>(k));
     }
   };
   auto initial = []() -> T {
@@ -693,7 +726,8 @@ void extended_nbi_batch() {
       if (s < kSlots / 2) {
         Ops::template fetch_nbi<Ctx>(&fetched[s], base + slot_index(s), right());
       } else {
-        Ops::template swap_nbi<Ctx>(&fetched[s], base + slot_index(s), v[static_cast<std::size_t>(s) % v.size()], right());
+        Ops::template swap_nbi<Ctx>(&fetched[s], base + slot_index(s),
+                                    v[static_cast<std::size_t>(s) % v.size()], right());
       }
     }
     quiet<M>();
@@ -746,10 +780,12 @@ void bitwise_steps(typename Ops::type* p, int t, int s) {
   cur = wxor(cur, m6);
   quiet<M>();
   SHOAL_EXPECT_AMO("fetch after or, and, xor", Ops::template fetch<M>(p, t), cur);
-  SHOAL_EXPECT_AMO("fetch_xor with all ones", Ops::template fetch_xor<M>(p, wnot(from_u<T>(0)), t), cur);
+  SHOAL_EXPECT_AMO("fetch_xor with all ones", Ops::template fetch_xor<M>(p, wnot(from_u<T>(0)), t),
+                   cur);
   cur = wnot(cur);
   SHOAL_EXPECT_AMO("fetch_and with zero", Ops::template fetch_and<M>(p, from_u<T>(0), t), cur);
-  SHOAL_EXPECT_AMO("fetch_or into zero", Ops::template fetch_or<M>(p, bit_final<T>(caller), t), from_u<T>(0));
+  SHOAL_EXPECT_AMO("fetch_or into zero", Ops::template fetch_or<M>(p, bit_final<T>(caller), t),
+                   from_u<T>(0));
   Ops::template bit_xor<M>(p, top_bit<T>(), t);
   Ops::template bit_xor<M>(p, top_bit<T>(), t);  // toggled back: bit_final(caller)
   Ops::template bit_and<M>(p, wnot(from_u<T>(0)), t);
@@ -789,7 +825,8 @@ void bitwise_concurrent() {
   if (2 * npes() > width) GTEST_SKIP() << "needs at most " << width / 2 << " PEs";
   const int n = npes();
   auto mask = [](int pe) {
-    return from_bits<T>(static_cast<Word<T>>((Word<T>{1} << pe) | (Word<T>{1} << (width - 1 - pe))));
+    return from_bits<T>(
+        static_cast<Word<T>>((Word<T>{1} << pe) | (Word<T>{1} << (width - 1 - pe))));
   };
   T all = from_u<T>(0);
   for (int pe = 0; pe < n; ++pe) all = wor(all, mask(pe));
@@ -843,7 +880,8 @@ void bitwise_nbi_batch() {
     Ops::template fetch_xor_nbi<Ctx>(&f[2], base + slot_index(2), m, right());
     quiet<M>();
     for (int s = 0; s < 3; ++s)
-      SHOAL_EXPECT_AMO("fetch_{and,or,xor}_nbi #" + std::to_string(s), f[s], start_value<T>(right(), s));
+      SHOAL_EXPECT_AMO("fetch_{and,or,xor}_nbi #" + std::to_string(s), f[s],
+                       start_value<T>(right(), s));
     shmem_barrier_all();
     check_array(base, [&](int s, T& want) {
       const T v = start_value<T>(me(), s);
@@ -858,10 +896,16 @@ void bitwise_nbi_batch() {
 
 // Four tests per scenario: default-context routines, shmem_ctx_* on SHMEM_CTX_DEFAULT, and the
 // nbi routines followed by a quiet (plain and ctx).
-#define SHOAL_AMO_FOUR_MODES(SUITE, NAME, FN)                                                   \
-  TYPED_TEST(SUITE, NAME) { ::shoal::test::amo::FN<TypeParam, ::shoal::test::amo::Mode::plain>(); } \
-  TYPED_TEST(SUITE, Ctx##NAME) { ::shoal::test::amo::FN<TypeParam, ::shoal::test::amo::Mode::ctx>(); } \
-  TYPED_TEST(SUITE, Nbi##NAME) { ::shoal::test::amo::FN<TypeParam, ::shoal::test::amo::Mode::nbi>(); } \
-  TYPED_TEST(SUITE, CtxNbi##NAME) {                                                             \
-    ::shoal::test::amo::FN<TypeParam, ::shoal::test::amo::Mode::ctx_nbi>();                     \
+#define SHOAL_AMO_FOUR_MODES(SUITE, NAME, FN)                               \
+  TYPED_TEST(SUITE, NAME) {                                                 \
+    ::shoal::test::amo::FN<TypeParam, ::shoal::test::amo::Mode::plain>();   \
+  }                                                                         \
+  TYPED_TEST(SUITE, Ctx##NAME) {                                            \
+    ::shoal::test::amo::FN<TypeParam, ::shoal::test::amo::Mode::ctx>();     \
+  }                                                                         \
+  TYPED_TEST(SUITE, Nbi##NAME) {                                            \
+    ::shoal::test::amo::FN<TypeParam, ::shoal::test::amo::Mode::nbi>();     \
+  }                                                                         \
+  TYPED_TEST(SUITE, CtxNbi##NAME) {                                         \
+    ::shoal::test::amo::FN<TypeParam, ::shoal::test::amo::Mode::ctx_nbi>(); \
   }

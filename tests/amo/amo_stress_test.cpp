@@ -47,7 +47,8 @@ TEST(AmoStress, RandomFetchAddAndCompareSwap) {
   const int pe = me();
   const std::uint64_t seed = env_u64("SHOAL_AMO_STRESS_SEED", kDefaultSeed);
   const long iters = static_cast<long>(
-      env_u64("SHOAL_AMO_STRESS_ITERS", static_cast<std::uint64_t>(std::min(kMaxPerPe, kTotalIterations / n))));
+      env_u64("SHOAL_AMO_STRESS_ITERS",
+              static_cast<std::uint64_t>(std::min(kMaxPerPe, kTotalIterations / n))));
   const std::size_t cells = static_cast<std::size_t>(n) * kStressSlots;
 
   SymArray<long> slots(kStressSlots);
@@ -101,12 +102,14 @@ TEST(AmoStress, RandomFetchAddAndCompareSwap) {
 
   // Publish what this PE added where, on every PE.
   for (int dst = 0; dst < n; ++dst)
-    shmem_long_put(added_all.get() + static_cast<std::size_t>(pe) * cells, added.data(), cells, dst);
+    shmem_long_put(added_all.get() + static_cast<std::size_t>(pe) * cells, added.data(), cells,
+                   dst);
   shmem_barrier_all();
 
   std::vector<long> expected(cells, 0);
   for (int src = 0; src < n; ++src)
-    for (std::size_t c = 0; c < cells; ++c) expected[c] += added_all[static_cast<std::size_t>(src) * cells + c];
+    for (std::size_t c = 0; c < cells; ++c)
+      expected[c] += added_all[static_cast<std::size_t>(src) * cells + c];
   // This PE's slots, read directly, then every PE's slots, read with get.
   EXPECT_TRUE(check_range("this PE's slots", slots.get(), 0, kStressSlots, [&](std::size_t s) {
     return expected[static_cast<std::size_t>(pe) * kStressSlots + s];
@@ -114,19 +117,19 @@ TEST(AmoStress, RandomFetchAddAndCompareSwap) {
   std::vector<long> remote(kStressSlots);
   for (int t = 0; t < n; ++t) {
     shmem_long_get(remote.data(), slots.get(), kStressSlots, t);
-    EXPECT_TRUE(check_range(("slots of PE " + std::to_string(t)).c_str(), remote.data(), 0,
-                            kStressSlots, [&](std::size_t s) {
-                              return expected[static_cast<std::size_t>(t) * kStressSlots + s];
-                            }))
+    EXPECT_TRUE(check_range(
+        ("slots of PE " + std::to_string(t)).c_str(), remote.data(), 0, kStressSlots,
+        [&](std::size_t s) { return expected[static_cast<std::size_t>(t) * kStressSlots + s]; }))
         << "on PE " << pe;
   }
   long total = 0;
   for (long v : expected) total += v;
-  std::printf("[stress] PE %d: %ld fetch_add, %ld compare_swap (%ld failed attempts) in %.2f s"
-              " (%.0f AMOs/s)%s\n",
-              pe, fetch_adds, cswaps, cswap_retries, seconds,
-              seconds > 0 ? static_cast<double>(fetch_adds + cswaps + cswap_retries) / seconds : 0.0,
-              pe == 0 ? (", job total added " + std::to_string(total)).c_str() : "");
+  std::printf(
+      "[stress] PE %d: %ld fetch_add, %ld compare_swap (%ld failed attempts) in %.2f s"
+      " (%.0f AMOs/s)%s\n",
+      pe, fetch_adds, cswaps, cswap_retries, seconds,
+      seconds > 0 ? static_cast<double>(fetch_adds + cswaps + cswap_retries) / seconds : 0.0,
+      pe == 0 ? (", job total added " + std::to_string(total)).c_str() : "");
   std::fflush(stdout);
   shmem_barrier_all();
 }

@@ -32,10 +32,9 @@ void alltoalls_case(const TeamCase& t, std::size_t n, std::ptrdiff_t dst, std::p
   const int rc = strided_api ? A::alltoalls(t.team, dest, source, dst, sst, n)
                              : A::alltoall(t.team, dest, source, n);
 
-  const std::string w = where(strided_api ? "alltoalls" : "alltoall", t, A::name, n) +
-                        (strided_api ? " dst " + std::to_string(dst) + " sst " +
-                                           std::to_string(sst)
-                                     : std::string());
+  const std::string w =
+      where(strided_api ? "alltoalls" : "alltoall", t, A::name, n) +
+      (strided_api ? " dst " + std::to_string(dst) + " sst " + std::to_string(sst) : std::string());
   EXPECT_EQ(rc, 0) << w;
   const std::size_t my = static_cast<std::size_t>(t.my);
   std::size_t bad = 0;
@@ -59,8 +58,8 @@ void alltoalls_case(const TeamCase& t, std::size_t n, std::ptrdiff_t dst, std::p
         break;
       }
   }
-  EXPECT_TRUE(check_guard(w + ": past dest", dest, dst_len * sizeof(T),
-                          dst_len * sizeof(T) + kGuardBytes));
+  EXPECT_TRUE(
+      check_guard(w + ": past dest", dest, dst_len * sizeof(T), dst_len * sizeof(T) + kGuardBytes));
   EXPECT_TRUE(check_elems(w + ": source changed", source, 0, src_len,
                           [&](std::size_t i) { return data_value<T>(self, i, salt); }));
 }
@@ -79,8 +78,8 @@ TEST(CollAlltoall, EveryType) {
   for (const TeamCase* t : representative_teams()) {
     if (!t->member) continue;
     unsigned salt = team_salt(1, *t);
-#define SHOAL_RUN(TN, T)                                                           \
-  alltoall_case<Rma_##TN>(*t, 3, salt++, dest.get(), source.get());                \
+#define SHOAL_RUN(TN, T)                                            \
+  alltoall_case<Rma_##TN>(*t, 3, salt++, dest.get(), source.get()); \
   alltoalls_case<Rma_##TN>(*t, 3, 2, 3, true, salt++, dest.get(), source.get());
     SMA_RMA_TYPES(SHOAL_RUN)
 #undef SHOAL_RUN
@@ -121,8 +120,7 @@ TEST(CollAlltoall, LargerThanScratch) {
     const std::size_t size = static_cast<std::size_t>(t->size);
     const std::size_t block = size <= 3 ? kLargeBytes + 1 : (kLargeBytes / size) | 1u;
     alltoall_case<Rma_mem>(*t, block, salt++, dest.get(), source.get());
-    alltoall_case<Rma_double>(*t, odd_count_for<double>(block), salt++, dest.get(),
-                              source.get());
+    alltoall_case<Rma_double>(*t, odd_count_for<double>(block), salt++, dest.get(), source.get());
     // Strided (dest stride 2): just above the default scratch in all per PE. Through UCX every
     // element is a transfer of its own, so this one stays near 128 KiB.
     const std::size_t elems = ((136 * 1024) / sizeof(std::int64_t) / size) | 1u;

@@ -50,7 +50,8 @@ TEST(CollBarrier, TeamSyncWaitsForEveryMember) {
     long long* counter = &area[ti].counter;
     for (int r = 0; r < kRounds; ++r) {
       // Team PE r % size arrives late.
-      if (t.size > 1 && t.my == r % t.size) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      if (t.size > 1 && t.my == r % t.size)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
       shmem_longlong_atomic_fetch_add(counter, 1, root);
       const int rc = (r % 2 == 0) ? shmem_team_sync(t.team) : shmem_sync(t.team);
       EXPECT_EQ(rc, 0) << where("shmem_team_sync", t, "-", 0);
@@ -85,9 +86,8 @@ TEST(CollBarrier, QuietThenTeamSyncPublishesPuts) {
       EXPECT_EQ(shmem_team_sync(t.team), 0) << where("shmem_team_sync", t, "-", 0);
       for (int j = 0; j < t.size; ++j) {
         const int got = *static_cast<volatile int*>(&slots[j]);
-        EXPECT_EQ(got, 1000 * (r + 1) + j)
-            << where("shmem_team_sync", t, "-", 0) << ": round " << r << ", slot of team PE "
-            << j << " not published";
+        EXPECT_EQ(got, 1000 * (r + 1) + j) << where("shmem_team_sync", t, "-", 0) << ": round " << r
+                                           << ", slot of team PE " << j << " not published";
       }
     }
   }

@@ -76,8 +76,7 @@ TEST(CollBroadcast, EveryTeamSizeAndRoot) {
     for (int root : roots_for(t->size))
       for (std::size_t n : counts) {
         broadcast_case<Rma_int64>(*t, n, root, salt++, dest.get(), source.get());
-        broadcast_case<Rma_mem>(*t, n + (n > 1 ? 2 : 0), root, salt++, dest.get(),
-                                source.get());
+        broadcast_case<Rma_mem>(*t, n + (n > 1 ? 2 : 0), root, salt++, dest.get(), source.get());
       }
   }
   shmem_barrier_all();
@@ -125,11 +124,9 @@ TEST(CollBroadcast, BackToBack) {
       const int rc = shmem_uint32_broadcast(t->team, out, in, n, root);
       EXPECT_EQ(rc, 0);
       // Round 0 spreads team PE 0's data; every later round rebroadcasts it.
-      EXPECT_TRUE(check_elems(where("broadcast chain", *t, "uint32", n) + " step " +
-                                  std::to_string(k),
-                              out, 0, n, [&](std::size_t i) {
-                                return data_value<std::uint32_t>(root0_pe, i, 77);
-                              }));
+      EXPECT_TRUE(check_elems(
+          where("broadcast chain", *t, "uint32", n) + " step " + std::to_string(k), out, 0, n,
+          [&](std::size_t i) { return data_value<std::uint32_t>(root0_pe, i, 77); }));
     }
   }
   shmem_barrier_all();

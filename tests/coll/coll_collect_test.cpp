@@ -17,21 +17,31 @@ constexpr std::size_t kGuardBytes = 64;
 enum class Pattern { all_zero, all_one, ramp_with_zeros, odd_varying, one_pe_only };
 const char* pattern_name(Pattern p) {
   switch (p) {
-    case Pattern::all_zero: return "all zero";
-    case Pattern::all_one: return "all one";
-    case Pattern::ramp_with_zeros: return "ramp with zeros";
-    case Pattern::odd_varying: return "odd varying";
-    case Pattern::one_pe_only: return "last PE only";
+    case Pattern::all_zero:
+      return "all zero";
+    case Pattern::all_one:
+      return "all one";
+    case Pattern::ramp_with_zeros:
+      return "ramp with zeros";
+    case Pattern::odd_varying:
+      return "odd varying";
+    case Pattern::one_pe_only:
+      return "last PE only";
   }
   return "?";
 }
 std::size_t count_of(Pattern p, int j, int n, std::size_t scale) {
   switch (p) {
-    case Pattern::all_zero: return 0;
-    case Pattern::all_one: return 1;
-    case Pattern::ramp_with_zeros: return static_cast<std::size_t>(j % 3 == 1 ? 0 : j + 1) * scale;
-    case Pattern::odd_varying: return (static_cast<std::size_t>(2 * j + 1) * scale) | 1u;
-    case Pattern::one_pe_only: return j == n - 1 ? scale : 0;
+    case Pattern::all_zero:
+      return 0;
+    case Pattern::all_one:
+      return 1;
+    case Pattern::ramp_with_zeros:
+      return static_cast<std::size_t>(j % 3 == 1 ? 0 : j + 1) * scale;
+    case Pattern::odd_varying:
+      return (static_cast<std::size_t>(2 * j + 1) * scale) | 1u;
+    case Pattern::one_pe_only:
+      return j == n - 1 ? scale : 0;
   }
   return 0;
 }
@@ -49,11 +59,10 @@ void gather_case(const TeamCase& t, const std::vector<std::size_t>& counts, unsi
   for (std::size_t i = 0; i < mine; ++i) source[i] = data_value<T>(self, i, salt);
   fill_guard(dest, 0, total * sizeof(T) + kGuardBytes);
 
-  const int rc = Fixed ? A::fcollect(t.team, dest, source, mine)
-                       : A::collect(t.team, dest, source, mine);
+  const int rc =
+      Fixed ? A::fcollect(t.team, dest, source, mine) : A::collect(t.team, dest, source, mine);
 
-  const std::string w =
-      where(Fixed ? "fcollect" : "collect", t, A::name, mine) + " " + label;
+  const std::string w = where(Fixed ? "fcollect" : "collect", t, A::name, mine) + " " + label;
   EXPECT_EQ(rc, 0) << w;
   std::size_t at = 0;
   for (int j = 0; j < t.size; ++j) {
@@ -63,16 +72,16 @@ void gather_case(const TeamCase& t, const std::vector<std::size_t>& counts, unsi
                             [&](std::size_t i) { return data_value<T>(pe, i - at, salt); }));
     at += cj;
   }
-  EXPECT_TRUE(check_guard(w + ": past dest", dest, total * sizeof(T),
-                          total * sizeof(T) + kGuardBytes));
+  EXPECT_TRUE(
+      check_guard(w + ": past dest", dest, total * sizeof(T), total * sizeof(T) + kGuardBytes));
   EXPECT_TRUE(check_elems(w + ": source changed", source, 0, mine,
                           [&](std::size_t i) { return data_value<T>(self, i, salt); }));
 }
 
 template <class A>
 void fcollect_case(const TeamCase& t, std::size_t n, unsigned salt, void* dest, void* source) {
-  gather_case<A, true>(t, std::vector<std::size_t>(static_cast<std::size_t>(t.size), n), salt,
-                       dest, source, "");
+  gather_case<A, true>(t, std::vector<std::size_t>(static_cast<std::size_t>(t.size), n), salt, dest,
+                       source, "");
 }
 
 template <class A>
@@ -80,8 +89,7 @@ void collect_case(const TeamCase& t, Pattern p, std::size_t scale, unsigned salt
                   void* source) {
   std::vector<std::size_t> counts;
   for (int j = 0; j < t.size; ++j) counts.push_back(count_of(p, j, t.size, scale));
-  gather_case<A, false>(t, counts, salt, dest, source,
-                        std::string("(") + pattern_name(p) + ")");
+  gather_case<A, false>(t, counts, salt, dest, source, std::string("(") + pattern_name(p) + ")");
 }
 
 }  // namespace
@@ -93,7 +101,7 @@ TEST(CollCollect, EveryType) {
   for (const TeamCase* t : representative_teams()) {
     if (!t->member) continue;
     unsigned salt = team_salt(1, *t);
-#define SHOAL_RUN(TN, T)                                                                   \
+#define SHOAL_RUN(TN, T)                                                                 \
   collect_case<Rma_##TN>(*t, Pattern::odd_varying, 1, salt++, dest.get(), source.get()); \
   fcollect_case<Rma_##TN>(*t, 5, salt++, dest.get(), source.get());
     SMA_RMA_TYPES(SHOAL_RUN)
@@ -136,8 +144,7 @@ TEST(CollCollect, LargerThanScratch) {
     // fcollect: the team gathers > kLargeBytes in total; on small teams each PE sends that much.
     const std::size_t per_pe = size <= 3 ? kLargeBytes + 1 : (kLargeBytes / size) | 1u;
     fcollect_case<Rma_mem>(*t, per_pe, salt++, dest.get(), source.get());
-    fcollect_case<Rma_double>(*t, odd_count_for<double>(per_pe), salt++, dest.get(),
-                              source.get());
+    fcollect_case<Rma_double>(*t, odd_count_for<double>(per_pe), salt++, dest.get(), source.get());
     // collect: uneven blocks around kLargeBytes / size, with a zero block when size > 2.
     std::vector<std::size_t> counts;
     for (std::size_t j = 0; j < size; ++j)
@@ -194,7 +201,8 @@ TEST(CollCollect, MixedBackToBack) {
         std::vector<std::size_t> counts;
         for (int j = 0; j < t.size; ++j)
           counts.push_back(k % 4 == 1 ? static_cast<std::size_t>((j * 5 + static_cast<int>(k)) % 17)
-                                      : j % 3 == 1 ? 0 : n / static_cast<std::size_t>(j + 1));
+                           : j % 3 == 1 ? 0
+                                        : n / static_cast<std::size_t>(j + 1));
         gather_case<Rma_uint64, false>(t, counts, 3000 + k, d, s,
                                        "(mixed " + std::to_string(k) + ")");
       });

@@ -23,13 +23,20 @@ enum class Op { and_, or_, xor_, min, max, sum, prod };
 
 inline const char* op_name(Op op) {
   switch (op) {
-    case Op::and_: return "and";
-    case Op::or_: return "or";
-    case Op::xor_: return "xor";
-    case Op::min: return "min";
-    case Op::max: return "max";
-    case Op::sum: return "sum";
-    case Op::prod: return "prod";
+    case Op::and_:
+      return "and";
+    case Op::or_:
+      return "or";
+    case Op::xor_:
+      return "xor";
+    case Op::min:
+      return "min";
+    case Op::max:
+      return "max";
+    case Op::sum:
+      return "sum";
+    case Op::prod:
+      return "prod";
   }
   return "?";
 }
@@ -41,26 +48,26 @@ inline constexpr Op kArithOps[] = {Op::sum, Op::prod};
 // Returned for an (op, type) pair the table does not have; never reached by the tests.
 inline constexpr int kNoSuchRoutine = -12345;
 
-#define SHOAL_COLL_RMA_ADAPTER(TN, T)                                                          \
-  struct Rma_##TN {                                                                            \
-    using type = T;                                                                            \
-    static constexpr const char* name = #TN;                                                   \
-    static int broadcast(shmem_team_t t, type* d, const type* s, std::size_t n, int root) {    \
-      return shmem_##TN##_broadcast(t, d, s, n, root);                                         \
-    }                                                                                          \
-    static int collect(shmem_team_t t, type* d, const type* s, std::size_t n) {                \
-      return shmem_##TN##_collect(t, d, s, n);                                                 \
-    }                                                                                          \
-    static int fcollect(shmem_team_t t, type* d, const type* s, std::size_t n) {               \
-      return shmem_##TN##_fcollect(t, d, s, n);                                                \
-    }                                                                                          \
-    static int alltoall(shmem_team_t t, type* d, const type* s, std::size_t n) {               \
-      return shmem_##TN##_alltoall(t, d, s, n);                                                \
-    }                                                                                          \
-    static int alltoalls(shmem_team_t t, type* d, const type* s, std::ptrdiff_t dst,           \
-                         std::ptrdiff_t sst, std::size_t n) {                                  \
-      return shmem_##TN##_alltoalls(t, d, s, dst, sst, n);                                     \
-    }                                                                                          \
+#define SHOAL_COLL_RMA_ADAPTER(TN, T)                                                       \
+  struct Rma_##TN {                                                                         \
+    using type = T;                                                                         \
+    static constexpr const char* name = #TN;                                                \
+    static int broadcast(shmem_team_t t, type* d, const type* s, std::size_t n, int root) { \
+      return shmem_##TN##_broadcast(t, d, s, n, root);                                      \
+    }                                                                                       \
+    static int collect(shmem_team_t t, type* d, const type* s, std::size_t n) {             \
+      return shmem_##TN##_collect(t, d, s, n);                                              \
+    }                                                                                       \
+    static int fcollect(shmem_team_t t, type* d, const type* s, std::size_t n) {            \
+      return shmem_##TN##_fcollect(t, d, s, n);                                             \
+    }                                                                                       \
+    static int alltoall(shmem_team_t t, type* d, const type* s, std::size_t n) {            \
+      return shmem_##TN##_alltoall(t, d, s, n);                                             \
+    }                                                                                       \
+    static int alltoalls(shmem_team_t t, type* d, const type* s, std::ptrdiff_t dst,        \
+                         std::ptrdiff_t sst, std::size_t n) {                               \
+      return shmem_##TN##_alltoalls(t, d, s, dst, sst, n);                                  \
+    }                                                                                       \
   };
 SMA_RMA_TYPES(SHOAL_COLL_RMA_ADAPTER)
 #undef SHOAL_COLL_RMA_ADAPTER
@@ -86,60 +93,72 @@ struct Rma_mem {
   }
 };
 
-#define SHOAL_COLL_BIT_ADAPTER(TN, T)                                                    \
-  struct Bit_##TN {                                                                      \
-    using type = T;                                                                      \
-    static constexpr const char* name = #TN;                                             \
-    static int reduce(Op op, shmem_team_t t, type* d, const type* s, std::size_t n) {    \
-      switch (op) {                                                                      \
-        case Op::and_: return shmem_##TN##_and_reduce(t, d, s, n);                       \
-        case Op::or_: return shmem_##TN##_or_reduce(t, d, s, n);                         \
-        case Op::xor_: return shmem_##TN##_xor_reduce(t, d, s, n);                       \
-        default: return kNoSuchRoutine;                                                  \
-      }                                                                                  \
-    }                                                                                    \
+#define SHOAL_COLL_BIT_ADAPTER(TN, T)                                                 \
+  struct Bit_##TN {                                                                   \
+    using type = T;                                                                   \
+    static constexpr const char* name = #TN;                                          \
+    static int reduce(Op op, shmem_team_t t, type* d, const type* s, std::size_t n) { \
+      switch (op) {                                                                   \
+        case Op::and_:                                                                \
+          return shmem_##TN##_and_reduce(t, d, s, n);                                 \
+        case Op::or_:                                                                 \
+          return shmem_##TN##_or_reduce(t, d, s, n);                                  \
+        case Op::xor_:                                                                \
+          return shmem_##TN##_xor_reduce(t, d, s, n);                                 \
+        default:                                                                      \
+          return kNoSuchRoutine;                                                      \
+      }                                                                               \
+    }                                                                                 \
   };
 SMA_REDUCE_BITWISE_TYPES(SHOAL_COLL_BIT_ADAPTER)
 #undef SHOAL_COLL_BIT_ADAPTER
 
-#define SHOAL_COLL_SCAN_MEMBERS(TN)                                                      \
-  static int inscan(shmem_team_t t, type* d, const type* s, std::size_t n) {             \
-    return shmem_##TN##_sum_inscan(t, d, s, n);                                          \
-  }                                                                                      \
-  static int exscan(shmem_team_t t, type* d, const type* s, std::size_t n) {             \
-    return shmem_##TN##_sum_exscan(t, d, s, n);                                          \
+#define SHOAL_COLL_SCAN_MEMBERS(TN)                                          \
+  static int inscan(shmem_team_t t, type* d, const type* s, std::size_t n) { \
+    return shmem_##TN##_sum_inscan(t, d, s, n);                              \
+  }                                                                          \
+  static int exscan(shmem_team_t t, type* d, const type* s, std::size_t n) { \
+    return shmem_##TN##_sum_exscan(t, d, s, n);                              \
   }
 
-#define SHOAL_COLL_CMP_ADAPTER(TN, T)                                                    \
-  struct Cmp_##TN {                                                                      \
-    using type = T;                                                                      \
-    static constexpr const char* name = #TN;                                             \
-    static int reduce(Op op, shmem_team_t t, type* d, const type* s, std::size_t n) {    \
-      switch (op) {                                                                      \
-        case Op::min: return shmem_##TN##_min_reduce(t, d, s, n);                        \
-        case Op::max: return shmem_##TN##_max_reduce(t, d, s, n);                        \
-        case Op::sum: return shmem_##TN##_sum_reduce(t, d, s, n);                        \
-        case Op::prod: return shmem_##TN##_prod_reduce(t, d, s, n);                      \
-        default: return kNoSuchRoutine;                                                  \
-      }                                                                                  \
-    }                                                                                    \
-    SHOAL_COLL_SCAN_MEMBERS(TN)                                                          \
+#define SHOAL_COLL_CMP_ADAPTER(TN, T)                                                 \
+  struct Cmp_##TN {                                                                   \
+    using type = T;                                                                   \
+    static constexpr const char* name = #TN;                                          \
+    static int reduce(Op op, shmem_team_t t, type* d, const type* s, std::size_t n) { \
+      switch (op) {                                                                   \
+        case Op::min:                                                                 \
+          return shmem_##TN##_min_reduce(t, d, s, n);                                 \
+        case Op::max:                                                                 \
+          return shmem_##TN##_max_reduce(t, d, s, n);                                 \
+        case Op::sum:                                                                 \
+          return shmem_##TN##_sum_reduce(t, d, s, n);                                 \
+        case Op::prod:                                                                \
+          return shmem_##TN##_prod_reduce(t, d, s, n);                                \
+        default:                                                                      \
+          return kNoSuchRoutine;                                                      \
+      }                                                                               \
+    }                                                                                 \
+    SHOAL_COLL_SCAN_MEMBERS(TN)                                                       \
   };
 SMA_REDUCE_COMPARE_TYPES(SHOAL_COLL_CMP_ADAPTER)
 #undef SHOAL_COLL_CMP_ADAPTER
 
-#define SHOAL_COLL_CX_ADAPTER(TN, T)                                                     \
-  struct Cx_##TN {                                                                       \
-    using type = T;                                                                      \
-    static constexpr const char* name = #TN;                                             \
-    static int reduce(Op op, shmem_team_t t, type* d, const type* s, std::size_t n) {    \
-      switch (op) {                                                                      \
-        case Op::sum: return shmem_##TN##_sum_reduce(t, d, s, n);                        \
-        case Op::prod: return shmem_##TN##_prod_reduce(t, d, s, n);                      \
-        default: return kNoSuchRoutine;                                                  \
-      }                                                                                  \
-    }                                                                                    \
-    SHOAL_COLL_SCAN_MEMBERS(TN)                                                          \
+#define SHOAL_COLL_CX_ADAPTER(TN, T)                                                  \
+  struct Cx_##TN {                                                                    \
+    using type = T;                                                                   \
+    static constexpr const char* name = #TN;                                          \
+    static int reduce(Op op, shmem_team_t t, type* d, const type* s, std::size_t n) { \
+      switch (op) {                                                                   \
+        case Op::sum:                                                                 \
+          return shmem_##TN##_sum_reduce(t, d, s, n);                                 \
+        case Op::prod:                                                                \
+          return shmem_##TN##_prod_reduce(t, d, s, n);                                \
+        default:                                                                      \
+          return kNoSuchRoutine;                                                      \
+      }                                                                               \
+    }                                                                                 \
+    SHOAL_COLL_SCAN_MEMBERS(TN)                                                       \
   };
 SMA_REDUCE_ARITH_COMPLEX_TYPES(SHOAL_COLL_CX_ADAPTER)
 #undef SHOAL_COLL_CX_ADAPTER
@@ -171,18 +190,22 @@ T reduce_input(Op op, int pe, std::size_t i, unsigned salt) {
     return make_complex<T>(u[0], u[1]);
   } else if constexpr (std::is_floating_point_v<T>) {
     switch (op) {
-      case Op::sum: return static_cast<T>((static_cast<double>(h % 4001u) - 2000.0) * 0.5);
+      case Op::sum:
+        return static_cast<T>((static_cast<double>(h % 4001u) - 2000.0) * 0.5);
       case Op::prod: {
         static const double f[6] = {1.0, -1.0, 2.0, -2.0, 0.5, -0.5};
         return static_cast<T>(f[h % 6u]);
       }
-      default: return static_cast<T>((static_cast<double>(h % 2000001u) - 1000000.0) * 0.25);
+      default:
+        return static_cast<T>((static_cast<double>(h % 2000001u) - 1000000.0) * 0.25);
     }
   } else {
     static_assert(std::is_integral_v<T>);
     switch (op) {
-      case Op::and_: return static_cast<T>(h | mix64(h) | mix64(h + 1));
-      case Op::or_: return static_cast<T>(h & mix64(h) & mix64(h + 1));
+      case Op::and_:
+        return static_cast<T>(h | mix64(h) | mix64(h + 1));
+      case Op::or_:
+        return static_cast<T>(h & mix64(h) & mix64(h + 1));
       case Op::sum:
         if constexpr (std::is_unsigned_v<T>) {
           return static_cast<T>(h);
@@ -199,7 +222,8 @@ T reduce_input(Op op, int pe, std::size_t i, unsigned salt) {
           const int mag = k == 0 ? 2 : (k == 2 ? 3 : 1);
           return static_cast<T>((h >> 7) & 1u ? -mag : mag);
         }
-      default: return static_cast<T>(h);
+      default:
+        return static_cast<T>(h);
     }
   }
 }
@@ -211,19 +235,28 @@ T combine(Op op, T a, T b) {
     return op == Op::prod ? a * b : a + b;
   } else if constexpr (std::is_floating_point_v<T>) {
     switch (op) {
-      case Op::min: return b < a ? b : a;
-      case Op::max: return a < b ? b : a;
-      case Op::prod: return a * b;
-      default: return a + b;
+      case Op::min:
+        return b < a ? b : a;
+      case Op::max:
+        return a < b ? b : a;
+      case Op::prod:
+        return a * b;
+      default:
+        return a + b;
     }
   } else {
     using W = std::conditional_t<std::is_unsigned_v<T>, std::uint64_t, std::int64_t>;
     switch (op) {
-      case Op::and_: return static_cast<T>(a & b);
-      case Op::or_: return static_cast<T>(a | b);
-      case Op::xor_: return static_cast<T>(a ^ b);
-      case Op::min: return b < a ? b : a;
-      case Op::max: return a < b ? b : a;
+      case Op::and_:
+        return static_cast<T>(a & b);
+      case Op::or_:
+        return static_cast<T>(a | b);
+      case Op::xor_:
+        return static_cast<T>(a ^ b);
+      case Op::min:
+        return b < a ? b : a;
+      case Op::max:
+        return a < b ? b : a;
       case Op::sum:
         return static_cast<T>(static_cast<std::uint64_t>(static_cast<W>(a)) +
                               static_cast<std::uint64_t>(static_cast<W>(b)));

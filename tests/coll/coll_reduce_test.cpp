@@ -17,7 +17,8 @@ std::vector<T> reference(const TeamCase& t, Op op, std::size_t n, unsigned salt)
   std::vector<T> out(n);
   for (std::size_t i = 0; i < n; ++i) {
     T acc = reduce_input<T>(op, t.world_pe(0), i, salt);
-    for (int j = 1; j < t.size; ++j) acc = combine(op, acc, reduce_input<T>(op, t.world_pe(j), i, salt));
+    for (int j = 1; j < t.size; ++j)
+      acc = combine(op, acc, reduce_input<T>(op, t.world_pe(j), i, salt));
     out[i] = acc;
   }
   return out;
@@ -38,17 +39,16 @@ void reduce_case(const TeamCase& t, Op op, std::size_t n, unsigned salt, void* d
 
   const int rc = R::reduce(op, t.team, dest, source, n);
 
-  const std::string w = where((std::string(op_name(op)) + "_reduce" +
-                               (in_place ? " in place" : "")).c_str(),
-                              t, R::name, n);
+  const std::string w =
+      where((std::string(op_name(op)) + "_reduce" + (in_place ? " in place" : "")).c_str(), t,
+            R::name, n);
   EXPECT_EQ(rc, 0) << w;
   const std::vector<T> want = reference<T>(t, op, n, salt);
   EXPECT_TRUE(check_elems(w + ": dest", dest, 0, n, [&](std::size_t i) { return want[i]; }));
   EXPECT_TRUE(check_guard(w + ": past dest", dest, bytes, bytes + kGuardBytes));
   if (!in_place) {
-    EXPECT_TRUE(check_elems(w + ": source changed", source, 0, n, [&](std::size_t i) {
-      return reduce_input<T>(op, self, i, salt);
-    }));
+    EXPECT_TRUE(check_elems(w + ": source changed", source, 0, n,
+                            [&](std::size_t i) { return reduce_input<T>(op, self, i, salt); }));
   }
 }
 
@@ -80,15 +80,17 @@ TEST(CollReduce, EveryTypeAndOperation) {
     const bool representative = std::find(rep.begin(), rep.end(), t) != rep.end();
     for (std::size_t n : {19, 1}) {
       if (n == 1 && !representative) continue;
-#define SHOAL_RUN(TN, T) every_op<Bit_##TN>(*t, kBitOps, n, salt, dest.get(), source.get(), representative);
+#define SHOAL_RUN(TN, T) \
+  every_op<Bit_##TN>(*t, kBitOps, n, salt, dest.get(), source.get(), representative);
       SMA_REDUCE_BITWISE_TYPES(SHOAL_RUN)
 #undef SHOAL_RUN
-#define SHOAL_RUN(TN, T)                                                    \
-  every_op<Cmp_##TN>(*t, kCmpOps, n, salt, dest.get(), source.get(), representative);   \
+#define SHOAL_RUN(TN, T)                                                              \
+  every_op<Cmp_##TN>(*t, kCmpOps, n, salt, dest.get(), source.get(), representative); \
   every_op<Cmp_##TN>(*t, kArithOps, n, salt, dest.get(), source.get(), representative);
       SMA_REDUCE_COMPARE_TYPES(SHOAL_RUN)
 #undef SHOAL_RUN
-#define SHOAL_RUN(TN, T) every_op<Cx_##TN>(*t, kArithOps, n, salt, dest.get(), source.get(), representative);
+#define SHOAL_RUN(TN, T) \
+  every_op<Cx_##TN>(*t, kArithOps, n, salt, dest.get(), source.get(), representative);
       SMA_REDUCE_ARITH_COMPLEX_TYPES(SHOAL_RUN)
 #undef SHOAL_RUN
     }
@@ -168,8 +170,8 @@ TEST(CollReduce, BackToBackChain) {
     std::vector<std::vector<std::uint64_t>> inputs(static_cast<std::size_t>(t->size),
                                                    std::vector<std::uint64_t>(n));
     for (int j = 0; j < t->size; ++j)
-      for (std::size_t i = 0; i < n; ++i) inputs[static_cast<std::size_t>(j)][i] =
-          hash3(t->world_pe(j), i, 9000);
+      for (std::size_t i = 0; i < n; ++i)
+        inputs[static_cast<std::size_t>(j)][i] = hash3(t->world_pe(j), i, 9000);
     auto* x = a.as<std::uint64_t>();
     auto* y = b.as<std::uint64_t>();
     for (std::size_t i = 0; i < n; ++i) x[i] = inputs[static_cast<std::size_t>(t->my)][i];
@@ -180,30 +182,46 @@ TEST(CollReduce, BackToBackChain) {
       std::uint64_t* out = (s % 2 == 0) ? y : x;
       int rc = kNoSuchRoutine;
       switch (op) {
-        case Op::and_: rc = shmem_uint64_and_reduce(t->team, out, in, n); break;
-        case Op::or_: rc = shmem_uint64_or_reduce(t->team, out, in, n); break;
-        case Op::xor_: rc = shmem_uint64_xor_reduce(t->team, out, in, n); break;
-        case Op::min: rc = shmem_uint64_min_reduce(t->team, out, in, n); break;
-        case Op::max: rc = shmem_uint64_max_reduce(t->team, out, in, n); break;
-        case Op::sum: rc = shmem_uint64_sum_reduce(t->team, out, in, n); break;
-        case Op::prod: rc = shmem_uint64_prod_reduce(t->team, out, in, n); break;
+        case Op::and_:
+          rc = shmem_uint64_and_reduce(t->team, out, in, n);
+          break;
+        case Op::or_:
+          rc = shmem_uint64_or_reduce(t->team, out, in, n);
+          break;
+        case Op::xor_:
+          rc = shmem_uint64_xor_reduce(t->team, out, in, n);
+          break;
+        case Op::min:
+          rc = shmem_uint64_min_reduce(t->team, out, in, n);
+          break;
+        case Op::max:
+          rc = shmem_uint64_max_reduce(t->team, out, in, n);
+          break;
+        case Op::sum:
+          rc = shmem_uint64_sum_reduce(t->team, out, in, n);
+          break;
+        case Op::prod:
+          rc = shmem_uint64_prod_reduce(t->team, out, in, n);
+          break;
       }
       std::vector<std::uint64_t> want(n);
       for (std::size_t i = 0; i < n; ++i) {
         want[i] = inputs[0][i];
-        for (std::size_t j = 1; j < inputs.size(); ++j) want[i] = combine(op, want[i], inputs[j][i]);
+        for (std::size_t j = 1; j < inputs.size(); ++j)
+          want[i] = combine(op, want[i], inputs[j][i]);
       }
-      const std::string w = where((std::string("chained ") + op_name(op) + "_reduce step " +
-                                   std::to_string(s)).c_str(),
-                                  *t, "uint64", n);
+      const std::string w = where(
+          (std::string("chained ") + op_name(op) + "_reduce step " + std::to_string(s)).c_str(), *t,
+          "uint64", n);
       EXPECT_EQ(rc, 0) << w;
       EXPECT_TRUE(check_elems(w, out, 0, n, [&](std::size_t i) { return want[i]; }));
       // Next inputs: the result, with the even elements changed per PE.
       for (int j = 0; j < t->size; ++j)
         for (std::size_t i = 0; i < n; ++i)
           inputs[static_cast<std::size_t>(j)][i] =
-              i % 2 == 0 ? want[i] ^ (hash3(t->world_pe(j), i, 9100 + static_cast<unsigned>(s)) | 1u)
-                         : want[i];
+              i % 2 == 0
+                  ? want[i] ^ (hash3(t->world_pe(j), i, 9100 + static_cast<unsigned>(s)) | 1u)
+                  : want[i];
       for (std::size_t i = 0; i < n; ++i) out[i] = inputs[static_cast<std::size_t>(t->my)][i];
     }
   }
@@ -248,9 +266,8 @@ TEST(CollReduce, MixedCollectivesBackToBack) {
       // 4. inclusive scan of y's first n elements (block 0, same on every PE) into x:
       //    team PE j gets (j + 1) * (sum + size - 1).
       EXPECT_EQ(shmem_int64_sum_inscan(t->team, x, y, n), 0) << w;
-      EXPECT_TRUE(check_elems(w + ": inscan", x, 0, n, [&](std::size_t i) {
-        return (t->my + 1) * (sum[i] + t->size - 1);
-      }));
+      EXPECT_TRUE(check_elems(w + ": inscan", x, 0, n,
+                              [&](std::size_t i) { return (t->my + 1) * (sum[i] + t->size - 1); }));
       // 5. alltoall of x repeated per destination into y: block j = team PE j's scan result.
       for (std::size_t j = size; j-- > 0;)
         for (std::size_t i = 0; i < n; ++i) x[j * n + i] = x[i] + static_cast<std::int64_t>(j);
@@ -270,8 +287,8 @@ TEST(CollReduce, MixedCollectivesBackToBack) {
 // consecutive calls switch between algorithms on the same buffers, and the in-place ones
 // overwrite a source the peers read.
 TEST(CollReduce, LineSizesBackToBack) {
-  const std::size_t bytes[] = {1,   8,   48,  55,  56,   57, 63,   64,    65, 200, 384,
-                               385, 448, 449, 8,   4097, 56, 8193, 70001, 1};
+  const std::size_t bytes[] = {1,   8,   48,  55,  56, 57,   63, 64,   65,    200,
+                               384, 385, 448, 449, 8,  4097, 56, 8193, 70001, 1};
   SymBuffer dest(70001 + kGuardBytes), source(70001 + kGuardBytes);
   ASSERT_TRUE(dest && source);
   for (const TeamCase* t : all_teams()) {

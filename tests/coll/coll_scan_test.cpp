@@ -39,7 +39,8 @@ void scan_case(const TeamCase& t, bool exclusive, std::size_t n, unsigned salt, 
   for (std::size_t i = 0; i < n; ++i) source[i] = reduce_input<T>(Op::sum, self, i, salt);
   if (in_place) fill_guard(dest, bytes, bytes + kGuardBytes);
 
-  const int rc = exclusive ? S::exscan(t.team, dest, source, n) : S::inscan(t.team, dest, source, n);
+  const int rc =
+      exclusive ? S::exscan(t.team, dest, source, n) : S::inscan(t.team, dest, source, n);
 
   const std::string w =
       where((std::string(exclusive ? "sum_exscan" : "sum_inscan") + (in_place ? " in place" : ""))
@@ -85,7 +86,8 @@ TEST(CollScan, EveryType) {
     const bool representative = std::find(rep.begin(), rep.end(), t) != rep.end();
     for (std::size_t n : {19, 1}) {
       if (n == 1 && !representative) continue;
-#define SHOAL_RUN(TN, T) both_scans<Cmp_##TN>(*t, n, salt, dest.get(), source.get(), representative);
+#define SHOAL_RUN(TN, T) \
+  both_scans<Cmp_##TN>(*t, n, salt, dest.get(), source.get(), representative);
       SMA_REDUCE_COMPARE_TYPES(SHOAL_RUN)
 #undef SHOAL_RUN
 #define SHOAL_RUN(TN, T) both_scans<Cx_##TN>(*t, n, salt, dest.get(), source.get(), representative);
@@ -158,7 +160,8 @@ TEST(CollScan, BackToBackChain) {
     std::vector<std::vector<std::int64_t>> inputs(size, std::vector<std::int64_t>(n));
     for (std::size_t j = 0; j < size; ++j)
       for (std::size_t i = 0; i < n; ++i)
-        inputs[j][i] = static_cast<std::int64_t>(hash3(t->world_pe(static_cast<int>(j)), i, 9000) % 1000);
+        inputs[j][i] =
+            static_cast<std::int64_t>(hash3(t->world_pe(static_cast<int>(j)), i, 9000) % 1000);
     auto* x = a.as<std::int64_t>();
     auto* y = b.as<std::int64_t>();
     for (std::size_t i = 0; i < n; ++i) x[i] = inputs[static_cast<std::size_t>(t->my)][i];
@@ -178,7 +181,8 @@ TEST(CollScan, BackToBackChain) {
           result[k][i] = acc;
         }
       const std::string w = where((std::string("chained ") + (exclusive ? "exscan" : "inscan") +
-                                   " step " + std::to_string(s)).c_str(),
+                                   " step " + std::to_string(s))
+                                      .c_str(),
                                   *t, "int64", n);
       const auto& mine = result[static_cast<std::size_t>(t->my)];
       EXPECT_EQ(rc, 0) << w;
@@ -186,10 +190,11 @@ TEST(CollScan, BackToBackChain) {
       // Keep values small: the next input is the result modulo 1000, even elements changed.
       for (std::size_t k = 0; k < size; ++k)
         for (std::size_t i = 0; i < n; ++i)
-          inputs[k][i] = i % 2 == 0 ? static_cast<std::int64_t>(
-                                          hash3(t->world_pe(static_cast<int>(k)), i,
-                                                9100 + static_cast<unsigned>(s)) % 1000)
-                                    : result[k][i] % 1000;
+          inputs[k][i] = i % 2 == 0
+                             ? static_cast<std::int64_t>(hash3(t->world_pe(static_cast<int>(k)), i,
+                                                               9100 + static_cast<unsigned>(s)) %
+                                                         1000)
+                             : result[k][i] % 1000;
       for (std::size_t i = 0; i < n; ++i) out[i] = inputs[static_cast<std::size_t>(t->my)][i];
     }
   }

@@ -41,12 +41,12 @@ inline constexpr std::size_t kLargeBytes = 300000;
 // ---- teams ---------------------------------------------------------------------------------
 
 struct TeamCase {
-  std::string name;            // "world(8)" or "split(start=1,stride=2,size=4)"
+  std::string name;  // "world(8)" or "split(start=1,stride=2,size=4)"
   int start = 0, stride = 1, size = 0;
-  bool world = false;          // SHMEM_TEAM_WORLD itself (not a split)
+  bool world = false;                      // SHMEM_TEAM_WORLD itself (not a split)
   shmem_team_t team = SHMEM_TEAM_INVALID;  // valid on members only
-  bool member = false;         // this PE is in the team (and the split worked everywhere)
-  int my = -1;                 // this PE's number in the team
+  bool member = false;  // this PE is in the team (and the split worked everywhere)
+  int my = -1;          // this PE's number in the team
   int world_pe(int j) const { return start + j * stride; }
 };
 
@@ -87,9 +87,9 @@ inline const std::vector<TeamCase>& teams() {
     int size, stride, start;
   };
   constexpr int kLast = 1 << 20;
-  const Spec specs[] = {{1, 1, 0}, {1, 1, kLast}, {2, 1, 0},  {3, 1, 1}, {4, 1, 0},
-                        {5, 1, kLast}, {7, 1, kLast}, {n, 1, 0}, {3, 2, 0}, {4, 2, 1},
-                        {3, 3, 1}, {2, 3, 0}};
+  const Spec specs[] = {{1, 1, 0}, {1, 1, kLast}, {2, 1, 0},     {3, 1, 1},
+                        {4, 1, 0}, {5, 1, kLast}, {7, 1, kLast}, {n, 1, 0},
+                        {3, 2, 0}, {4, 2, 1},     {3, 3, 1},     {2, 3, 0}};
   for (const Spec& s : specs) {
     const int last_start = n - 1 - (s.size - 1) * s.stride;
     if (s.size < 1 || last_start < 0) continue;
@@ -105,17 +105,17 @@ inline const std::vector<TeamCase>& teams() {
     c.start = start;
     c.stride = s.stride;
     c.size = s.size;
-    const bool expect_member = self >= start && (self - start) % s.stride == 0 &&
-                               (self - start) / s.stride < s.size;
+    const bool expect_member =
+        self >= start && (self - start) % s.stride == 0 && (self - start) / s.stride < s.size;
     shmem_team_t t = SHMEM_TEAM_INVALID;
-    const int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, start, s.stride, s.size, nullptr,
-                                            0, &t);
+    const int rc =
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, start, s.stride, s.size, nullptr, 0, &t);
     bool ok = true;
     EXPECT_EQ(rc, 0) << c.name << ": shmem_team_split_strided failed";
     ok = ok && rc == 0;
     EXPECT_EQ(t != SHMEM_TEAM_INVALID, expect_member)
-        << c.name << ": PE " << self << (expect_member ? " got SHMEM_TEAM_INVALID"
-                                                       : " got a team it is not in");
+        << c.name << ": PE " << self
+        << (expect_member ? " got SHMEM_TEAM_INVALID" : " got a team it is not in");
     ok = ok && (t != SHMEM_TEAM_INVALID) == expect_member;
     if (ok && expect_member) {
       EXPECT_EQ(shmem_team_n_pes(t), s.size) << c.name;
@@ -198,8 +198,8 @@ inline std::vector<const TeamCase*> large_teams() {
 // segment, which the on-node "direct" algorithms never use. call(team, k, n, dest, source)
 // makes call k with n elements per block.
 template <typename Call>
-void mixed_back_to_back(void* heap_dest, void* heap_source, void* static_dest,
-                        void* static_source, Call&& call) {
+void mixed_back_to_back(void* heap_dest, void* heap_source, void* static_dest, void* static_source,
+                        Call&& call) {
   std::vector<const TeamCase*> ts{&teams().front()};
   if (const TeamCase* s = large_teams().back(); s != ts.front()) ts.push_back(s);
   for (const TeamCase* t : ts) {
@@ -222,10 +222,10 @@ inline unsigned team_salt(unsigned base, const TeamCase& t) {
 inline const std::string& algorithm_env() {
   static const std::string text = [] {
     std::string s;
-    for (const char* v : {"SMA_BARRIER_ALGORITHM", "SMA_BCAST_ALGORITHM", "SMA_REDUCE_ALGORITHM",
-                          "SMA_COLLECT_ALGORITHM", "SMA_FCOLLECT_ALGORITHM",
-                          "SMA_ALLTOALL_ALGORITHM", "SMA_SCAN_ALGORITHM",
-                          "SMA_COLL_SCRATCH_SIZE", "SMA_SHARED_MEMORY"})
+    for (const char* v :
+         {"SMA_BARRIER_ALGORITHM", "SMA_BCAST_ALGORITHM", "SMA_REDUCE_ALGORITHM",
+          "SMA_COLLECT_ALGORITHM", "SMA_FCOLLECT_ALGORITHM", "SMA_ALLTOALL_ALGORITHM",
+          "SMA_SCAN_ALGORITHM", "SMA_COLL_SCRATCH_SIZE", "SMA_SHARED_MEMORY"})
       if (const char* val = std::getenv(v); val != nullptr && *val != '\0')
         s += std::string(s.empty() ? "" : " ") + v + "=" + val;
     return s.empty() ? std::string("auto") : s;
@@ -236,8 +236,7 @@ inline const std::string& algorithm_env() {
 // "<what> on <team> [<type>, n=<n>] (<algorithm env>)" for failure messages.
 inline std::string where(const char* what, const TeamCase& t, const char* type, std::size_t n) {
   std::ostringstream os;
-  os << what << " on " << t.name << " [" << type << ", n=" << n << "] (" << algorithm_env()
-     << ")";
+  os << what << " on " << t.name << " [" << type << ", n=" << n << "] (" << algorithm_env() << ")";
   return os.str();
 }
 
@@ -343,7 +342,9 @@ template <class T, class Expected>
 }
 
 // Guard bytes: memory a collective must not write is filled with a pattern first.
-inline unsigned char guard_byte(std::size_t i) { return static_cast<unsigned char>(0x5a ^ (i * 13)); }
+inline unsigned char guard_byte(std::size_t i) {
+  return static_cast<unsigned char>(0x5a ^ (i * 13));
+}
 inline void fill_guard(void* p, std::size_t begin, std::size_t end) {
   auto* b = static_cast<unsigned char*>(p);
   for (std::size_t i = begin; i < end; ++i) b[i] = guard_byte(i);
@@ -355,9 +356,9 @@ inline ::testing::AssertionResult check_guard(const std::string& what, const voi
   for (std::size_t i = begin; i < end; ++i)
     if (b[i] != guard_byte(i) && bad++ == 0) first = i;
   if (bad == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << what << ": " << bad
-                                       << " bytes written outside the result, first at byte "
-                                       << first << " of [" << begin << ", " << end << ")";
+  return ::testing::AssertionFailure()
+         << what << ": " << bad << " bytes written outside the result, first at byte " << first
+         << " of [" << begin << ", " << end << ")";
 }
 
 // Symmetric byte buffer viewed as T (shmem_malloc alignment suits every table type).

@@ -48,8 +48,8 @@ void expect_symmetric(unsigned char* p, std::size_t bytes, const char* what) {
   shmem_putmem(p, src.data(), bytes, right());
   shmem_barrier_all();
   const int l = left();
-  EXPECT_TRUE(check_range(what, p, 0, bytes,
-                          [&](std::size_t i) { return value_of<unsigned char>(l, i); }));
+  EXPECT_TRUE(
+      check_range(what, p, 0, bytes, [&](std::size_t i) { return value_of<unsigned char>(l, i); }));
   shmem_barrier_all();
 }
 
@@ -172,7 +172,8 @@ TEST(Heap, AlignPowersOfTwo) {
     }
   }
   expect_same_offsets_on_all_pes(offs, k, "shmem_align");
-  if (ptrs.back() != nullptr) expect_symmetric(static_cast<unsigned char*>(ptrs.back()), 3000, "align");
+  if (ptrs.back() != nullptr)
+    expect_symmetric(static_cast<unsigned char*>(ptrs.back()), 3000, "align");
   for (void* p : ptrs) shmem_free(p);
   shmem_free(anchor);
 }
@@ -234,7 +235,8 @@ TEST(Heap, ReallocPreservesContents) {
   // realloc(NULL, n) behaves like malloc.
   auto* d = static_cast<int*>(shmem_realloc(nullptr, 256));
   EXPECT_NE(d, nullptr);
-  if (all_pes(d != nullptr)) expect_symmetric(reinterpret_cast<unsigned char*>(d), 256, "realloc(NULL)");
+  if (all_pes(d != nullptr))
+    expect_symmetric(reinterpret_cast<unsigned char*>(d), 256, "realloc(NULL)");
   shmem_free(d);
   shmem_free(c);
   shmem_free(blocker);

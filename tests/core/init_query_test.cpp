@@ -14,9 +14,9 @@ using namespace shoal::test;
 
 namespace {
 
-int g_data_var = 42;          // .data
-int g_bss_var;                // .bss
-int g_query_slots[kMaxPes];   // .bss: per-PE reports gathered on PE 0
+int g_data_var = 42;         // .data
+int g_bss_var;               // .bss
+int g_query_slots[kMaxPes];  // .bss: per-PE reports gathered on PE 0
 long g_static_array[16] = {1, 2, 3};
 
 }  // namespace
@@ -243,8 +243,8 @@ TEST(Init, SelfRma) {
                           [&](std::size_t i) { return value_of<int>(me(), i); }));
   int back[32] = {};
   shmem_int_get(back, buf.get(), 32, me());
-  EXPECT_TRUE(check_range("self get", back, 0, 32,
-                          [&](std::size_t i) { return value_of<int>(me(), i); }));
+  EXPECT_TRUE(
+      check_range("self get", back, 0, 32, [&](std::size_t i) { return value_of<int>(me(), i); }));
   shmem_int_p(&g_bss_var, 77 + me(), me());
   shmem_quiet();
   EXPECT_EQ(g_bss_var, 77 + me());

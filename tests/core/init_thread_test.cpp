@@ -28,8 +28,8 @@ TEST(InitThread, ProvidedLevelIsHonest) {
 #if SHOAL_TEST_IMPL_IS_SHOAL
   // Shoal provides every level, MULTIPLE included: it gives what was asked for, so the
   // MULTIPLE tests below cannot skip for want of it.
-  const int expected = std::clamp(requested_thread_level(), int{SHMEM_THREAD_SINGLE},
-                                  int{SHMEM_THREAD_MULTIPLE});
+  const int expected =
+      std::clamp(requested_thread_level(), int{SHMEM_THREAD_SINGLE}, int{SHMEM_THREAD_MULTIPLE});
   EXPECT_EQ(provided, expected) << "requested " << requested_thread_level();
 #endif
 }

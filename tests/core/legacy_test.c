@@ -10,16 +10,15 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      ++failures;                                          \
-      printf("[PE %d] legacy: %s:%d: check failed: %s: ", \
-             _my_pe(), __FILE__, __LINE__, #cond);         \
-      printf(__VA_ARGS__);                                 \
-      printf("\n");                                        \
-      fflush(stdout);                                      \
-    }                                                      \
+#define CHECK(cond, ...)                                                                        \
+  do {                                                                                          \
+    if (!(cond)) {                                                                              \
+      ++failures;                                                                               \
+      printf("[PE %d] legacy: %s:%d: check failed: %s: ", _my_pe(), __FILE__, __LINE__, #cond); \
+      printf(__VA_ARGS__);                                                                      \
+      printf("\n");                                                                             \
+      fflush(stdout);                                                                           \
+    }                                                                                           \
   } while (0)
 
 static long value(int pe, int i) { return (long)(pe + 1) * 100000L + i; }

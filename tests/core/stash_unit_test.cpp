@@ -23,7 +23,8 @@ TEST(Stash, OneBufferPerWordThatStaysPut) {
   std::byte *first = stash.buffer_for(8);
   ASSERT_NE(first, nullptr);
   std::memset(first, 0x5a, kStashMaxBytes);
-  for (std::uint64_t key = 16; key < 16 + 1000 * 8; key += 8) ASSERT_NE(stash.buffer_for(key), nullptr);
+  for (std::uint64_t key = 16; key < 16 + 1000 * 8; key += 8)
+    ASSERT_NE(stash.buffer_for(key), nullptr);
   EXPECT_EQ(stash.buffer_for(8), first);
   EXPECT_EQ(stash.find(8), first);
   EXPECT_NE(stash.find(16), first);

@@ -21,57 +21,69 @@ namespace {
 #define SHOAL_ID(...) __VA_ARGS__
 
 // Adapters over the ctx AMO routines of one type.
-#define SHOAL_CTX_AMO_EXTENDED(TN, T)                                                           \
-  static T fetch(shmem_ctx_t c, const T* s, int pe) { return shmem_ctx_##TN##_atomic_fetch(c, s, pe); } \
-  static void fetch_nbi(shmem_ctx_t c, T* f, const T* s, int pe) {                             \
-    shmem_ctx_##TN##_atomic_fetch_nbi(c, f, s, pe);                                             \
-  }                                                                                             \
+#define SHOAL_CTX_AMO_EXTENDED(TN, T)                                                             \
+  static T fetch(shmem_ctx_t c, const T* s, int pe) {                                             \
+    return shmem_ctx_##TN##_atomic_fetch(c, s, pe);                                               \
+  }                                                                                               \
+  static void fetch_nbi(shmem_ctx_t c, T* f, const T* s, int pe) {                                \
+    shmem_ctx_##TN##_atomic_fetch_nbi(c, f, s, pe);                                               \
+  }                                                                                               \
   static void set(shmem_ctx_t c, T* d, T v, int pe) { shmem_ctx_##TN##_atomic_set(c, d, v, pe); } \
-  static T swap(shmem_ctx_t c, T* d, T v, int pe) { return shmem_ctx_##TN##_atomic_swap(c, d, v, pe); } \
-  static void swap_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) {                               \
-    shmem_ctx_##TN##_atomic_swap_nbi(c, f, d, v, pe);                                           \
+  static T swap(shmem_ctx_t c, T* d, T v, int pe) {                                               \
+    return shmem_ctx_##TN##_atomic_swap(c, d, v, pe);                                             \
+  }                                                                                               \
+  static void swap_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) {                                  \
+    shmem_ctx_##TN##_atomic_swap_nbi(c, f, d, v, pe);                                             \
   }
-#define SHOAL_CTX_AMO_STANDARD(TN, T)                                                           \
-  static T compare_swap(shmem_ctx_t c, T* d, T cond, T v, int pe) {                            \
-    return shmem_ctx_##TN##_atomic_compare_swap(c, d, cond, v, pe);                             \
-  }                                                                                             \
-  static void compare_swap_nbi(shmem_ctx_t c, T* f, T* d, T cond, T v, int pe) {               \
-    shmem_ctx_##TN##_atomic_compare_swap_nbi(c, f, d, cond, v, pe);                             \
-  }                                                                                             \
-  static T fetch_inc(shmem_ctx_t c, T* d, int pe) { return shmem_ctx_##TN##_atomic_fetch_inc(c, d, pe); } \
-  static void fetch_inc_nbi(shmem_ctx_t c, T* f, T* d, int pe) {                               \
-    shmem_ctx_##TN##_atomic_fetch_inc_nbi(c, f, d, pe);                                         \
-  }                                                                                             \
-  static void inc(shmem_ctx_t c, T* d, int pe) { shmem_ctx_##TN##_atomic_inc(c, d, pe); }      \
-  static T fetch_add(shmem_ctx_t c, T* d, T v, int pe) {                                       \
-    return shmem_ctx_##TN##_atomic_fetch_add(c, d, v, pe);                                      \
-  }                                                                                             \
-  static void fetch_add_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) {                          \
-    shmem_ctx_##TN##_atomic_fetch_add_nbi(c, f, d, v, pe);                                      \
-  }                                                                                             \
+#define SHOAL_CTX_AMO_STANDARD(TN, T)                                                     \
+  static T compare_swap(shmem_ctx_t c, T* d, T cond, T v, int pe) {                       \
+    return shmem_ctx_##TN##_atomic_compare_swap(c, d, cond, v, pe);                       \
+  }                                                                                       \
+  static void compare_swap_nbi(shmem_ctx_t c, T* f, T* d, T cond, T v, int pe) {          \
+    shmem_ctx_##TN##_atomic_compare_swap_nbi(c, f, d, cond, v, pe);                       \
+  }                                                                                       \
+  static T fetch_inc(shmem_ctx_t c, T* d, int pe) {                                       \
+    return shmem_ctx_##TN##_atomic_fetch_inc(c, d, pe);                                   \
+  }                                                                                       \
+  static void fetch_inc_nbi(shmem_ctx_t c, T* f, T* d, int pe) {                          \
+    shmem_ctx_##TN##_atomic_fetch_inc_nbi(c, f, d, pe);                                   \
+  }                                                                                       \
+  static void inc(shmem_ctx_t c, T* d, int pe) { shmem_ctx_##TN##_atomic_inc(c, d, pe); } \
+  static T fetch_add(shmem_ctx_t c, T* d, T v, int pe) {                                  \
+    return shmem_ctx_##TN##_atomic_fetch_add(c, d, v, pe);                                \
+  }                                                                                       \
+  static void fetch_add_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) {                     \
+    shmem_ctx_##TN##_atomic_fetch_add_nbi(c, f, d, v, pe);                                \
+  }                                                                                       \
   static void add(shmem_ctx_t c, T* d, T v, int pe) { shmem_ctx_##TN##_atomic_add(c, d, v, pe); }
-#define SHOAL_CTX_AMO_BITWISE(TN, T)                                                            \
-  static T fetch_and(shmem_ctx_t c, T* d, T v, int pe) {                                       \
-    return shmem_ctx_##TN##_atomic_fetch_and(c, d, v, pe);                                      \
-  }                                                                                             \
-  static void fetch_and_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) {                          \
-    shmem_ctx_##TN##_atomic_fetch_and_nbi(c, f, d, v, pe);                                      \
-  }                                                                                             \
-  static void bit_and(shmem_ctx_t c, T* d, T v, int pe) { shmem_ctx_##TN##_atomic_and(c, d, v, pe); } \
-  static T fetch_or(shmem_ctx_t c, T* d, T v, int pe) {                                        \
-    return shmem_ctx_##TN##_atomic_fetch_or(c, d, v, pe);                                       \
-  }                                                                                             \
-  static void fetch_or_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) {                           \
-    shmem_ctx_##TN##_atomic_fetch_or_nbi(c, f, d, v, pe);                                       \
-  }                                                                                             \
-  static void bit_or(shmem_ctx_t c, T* d, T v, int pe) { shmem_ctx_##TN##_atomic_or(c, d, v, pe); } \
-  static T fetch_xor(shmem_ctx_t c, T* d, T v, int pe) {                                       \
-    return shmem_ctx_##TN##_atomic_fetch_xor(c, d, v, pe);                                      \
-  }                                                                                             \
-  static void fetch_xor_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) {                          \
-    shmem_ctx_##TN##_atomic_fetch_xor_nbi(c, f, d, v, pe);                                      \
-  }                                                                                             \
-  static void bit_xor(shmem_ctx_t c, T* d, T v, int pe) { shmem_ctx_##TN##_atomic_xor(c, d, v, pe); }
+#define SHOAL_CTX_AMO_BITWISE(TN, T)                                  \
+  static T fetch_and(shmem_ctx_t c, T* d, T v, int pe) {              \
+    return shmem_ctx_##TN##_atomic_fetch_and(c, d, v, pe);            \
+  }                                                                   \
+  static void fetch_and_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) { \
+    shmem_ctx_##TN##_atomic_fetch_and_nbi(c, f, d, v, pe);            \
+  }                                                                   \
+  static void bit_and(shmem_ctx_t c, T* d, T v, int pe) {             \
+    shmem_ctx_##TN##_atomic_and(c, d, v, pe);                         \
+  }                                                                   \
+  static T fetch_or(shmem_ctx_t c, T* d, T v, int pe) {               \
+    return shmem_ctx_##TN##_atomic_fetch_or(c, d, v, pe);             \
+  }                                                                   \
+  static void fetch_or_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) {  \
+    shmem_ctx_##TN##_atomic_fetch_or_nbi(c, f, d, v, pe);             \
+  }                                                                   \
+  static void bit_or(shmem_ctx_t c, T* d, T v, int pe) {              \
+    shmem_ctx_##TN##_atomic_or(c, d, v, pe);                          \
+  }                                                                   \
+  static T fetch_xor(shmem_ctx_t c, T* d, T v, int pe) {              \
+    return shmem_ctx_##TN##_atomic_fetch_xor(c, d, v, pe);            \
+  }                                                                   \
+  static void fetch_xor_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) { \
+    shmem_ctx_##TN##_atomic_fetch_xor_nbi(c, f, d, v, pe);            \
+  }                                                                   \
+  static void bit_xor(shmem_ctx_t c, T* d, T v, int pe) {             \
+    shmem_ctx_##TN##_atomic_xor(c, d, v, pe);                         \
+  }
 
 #define SHOAL_STD_STRUCT(TN, T)              \
   struct StdAmo_##TN {                       \
@@ -112,9 +124,8 @@ struct TypesOf<std::tuple<A...>> {
 #define SHOAL_BIT_ELEM(TN, T) SHOAL_ELEM(BitAmo_, TN)
 using StandardAmos =
     TypesOf<decltype(std::tuple_cat(SMA_AMO_STANDARD_TYPES(SHOAL_STD_ELEM) std::tuple<>{}))>::type;
-using ExtendedAmos = TypesOf<decltype(std::tuple_cat(SMA_AMO_STANDARD_TYPES(SHOAL_EXT_ELEM)
-                                                         SMA_AMO_EXTENDED_ONLY_TYPES(SHOAL_EXT_ELEM)
-                                                             std::tuple<>{}))>::type;
+using ExtendedAmos = TypesOf<decltype(std::tuple_cat(SMA_AMO_STANDARD_TYPES(
+    SHOAL_EXT_ELEM) SMA_AMO_EXTENDED_ONLY_TYPES(SHOAL_EXT_ELEM) std::tuple<>{}))>::type;
 using BitwiseAmos =
     TypesOf<decltype(std::tuple_cat(SMA_AMO_BITWISE_TYPES(SHOAL_BIT_ELEM) std::tuple<>{}))>::type;
 
@@ -183,8 +194,9 @@ void on_three_targets(shmem_ctx_t c, T init, Sequence sequence) {
   shmem_barrier_all();
 }
 
-#define SHOAL_EXPECT_VAL(got, want, what) \
-  EXPECT_TRUE(same_value<T>((got), (want))) << what << ": got " << show<T>(got) << ", expected " << show<T>(want)
+#define SHOAL_EXPECT_VAL(got, want, what)   \
+  EXPECT_TRUE(same_value<T>((got), (want))) \
+      << what << ": got " << show<T>(got) << ", expected " << show<T>(want)
 
 template <class A>
 class CtxAmoFixture : public ::testing::Test {
@@ -193,7 +205,8 @@ class CtxAmoFixture : public ::testing::Test {
     const int i = next_pool_index();
     options_name_ = kOptionCases[i].name;
     ctx_ = g_context_pool->get(i);
-    EXPECT_NE(ctx_, SHMEM_CTX_INVALID) << "shmem_ctx_create(" << options_name_ << ") failed at start-up";
+    EXPECT_NE(ctx_, SHMEM_CTX_INVALID)
+        << "shmem_ctx_create(" << options_name_ << ") failed at start-up";
     ASSERT_TRUE(all_pes(ctx_ != SHMEM_CTX_INVALID)) << "context creation failed on some PE";
   }
   void TearDown() override { shmem_barrier_all(); }

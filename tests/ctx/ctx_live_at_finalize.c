@@ -21,7 +21,7 @@ int main(void) {
       printf("PE %d: shmem_ctx_create failed\n", me);
       return 1;
     }
-  shmem_ctx_destroy(ctx[2]);  /* one destroyed, two left alive */
+  shmem_ctx_destroy(ctx[2]); /* one destroyed, two left alive */
   shmem_ctx_long_put_nbi(ctx[0], inbox, outbox, N / 2, right);
   shmem_ctx_long_put_nbi(ctx[1], inbox + N / 2, outbox + N / 2, N / 2, right);
   shmem_finalize();

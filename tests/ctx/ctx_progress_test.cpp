@@ -37,10 +37,10 @@ constexpr double kBoundSeconds = 1.0;
 constexpr auto kStartDelay = std::chrono::milliseconds(150);
 
 // PE 0's global targets (data segment: reached through UCX from every other PE).
-long g_counter;         // fetch-add target
-long g_counter_ctx;     // fetch-add target of the created context
-long g_value[16];       // get source
-long g_observed[4];     // PE 0's own record, see compute()
+long g_counter;      // fetch-add target
+long g_counter_ctx;  // fetch-add target of the created context
+long g_value[16];    // get source
+long g_observed[4];  // PE 0's own record, see compute()
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -165,7 +165,8 @@ TEST(CtxProgress, OperationsCompleteWhileTargetComputes) {
       EXPECT_EQ(heap[0], n - 1) << "heap counter after every other PE's fetch_add";
       EXPECT_EQ(heap[1], n - 1) << "heap counter (created context)";
       if (progress) {
-        const char* names[4] = {"global counter (default context)", "global counter (created context)",
+        const char* names[4] = {"global counter (default context)",
+                                "global counter (created context)",
                                 "heap counter (default context)", "heap counter (created context)"};
         for (int k = 0; k < 4; ++k)
           EXPECT_GE(g_observed[k], 0)

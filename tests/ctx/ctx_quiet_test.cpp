@@ -39,13 +39,14 @@ constexpr int kSizeCount = sizeof(kSizes) / sizeof(kSizes[0]);
 
 unsigned char pattern(int pe, int ctx_index, int round, std::size_t i) {
   // ctx_index 0/1: the lanes' put data; 2/3: the heap/.bss get sources.
-  return fill_value<unsigned char>(pe * 4 + ctx_index, i * 3 + static_cast<std::size_t>(round) * 17);
+  return fill_value<unsigned char>(pe * 4 + ctx_index,
+                                   i * 3 + static_cast<std::size_t>(round) * 17);
 }
 
 struct Lane {
   shmem_ctx_t ctx;
-  unsigned char* heap_dst;   // symmetric
-  unsigned char* static_dst; // symmetric (.bss)
+  unsigned char* heap_dst;    // symmetric
+  unsigned char* static_dst;  // symmetric (.bss)
   std::vector<unsigned char> src, got_heap, got_static;
   std::size_t heap_bytes = 0, static_bytes = 0;
 };
@@ -70,13 +71,14 @@ void issue(Lane& l, int index, int round, const unsigned char* heap_src) {
 // neighbour its puts are complete.
 void after_quiet(Lane& l, int index, int round) {
   const int r = right();
-  EXPECT_TRUE(check_range("get_nbi from the right neighbour's heap, right after its context's quiet",
-                          l.got_heap.data(), 0, l.heap_bytes,
-                          [&](std::size_t i) { return pattern(r, 2, round, i); }))
+  EXPECT_TRUE(check_range(
+      "get_nbi from the right neighbour's heap, right after its context's quiet", l.got_heap.data(),
+      0, l.heap_bytes, [&](std::size_t i) { return pattern(r, 2, round, i); }))
       << "context " << index << ", round " << round;
-  EXPECT_TRUE(check_range("get_nbi from the right neighbour's .bss, right after its context's quiet",
-                          l.got_static.data(), 0, l.static_bytes,
-                          [&](std::size_t i) { return pattern(r, 3, round, i); }))
+  EXPECT_TRUE(
+      check_range("get_nbi from the right neighbour's .bss, right after its context's quiet",
+                  l.got_static.data(), 0, l.static_bytes,
+                  [&](std::size_t i) { return pattern(r, 3, round, i); }))
       << "context " << index << ", round " << round;
   // The flag may travel on any context: the data is already complete.
   shmem_long_p(&g_flag[index], round, r);
@@ -173,14 +175,12 @@ void two_context_rounds(long options_a, long options_b, int rounds) {
 
     shmem_ctx_quiet(lanes[first].ctx);
     after_quiet(lanes[first], first, round);
-    receive(first, round, lanes[first].heap_dst,
-            kSizes[(round + first) % kSizeCount],
+    receive(first, round, lanes[first].heap_dst, kSizes[(round + first) % kSizeCount],
             std::min(kStaticBytes, kSizes[(round + first + 3) % kSizeCount]));
 
     shmem_ctx_quiet(lanes[second].ctx);
     after_quiet(lanes[second], second, round);
-    receive(second, round, lanes[second].heap_dst,
-            kSizes[(round + second) % kSizeCount],
+    receive(second, round, lanes[second].heap_dst, kSizes[(round + second) % kSizeCount],
             std::min(kStaticBytes, kSizes[(round + second + 3) % kSizeCount]));
 
     shmem_barrier_all();  // everyone has checked before the next round overwrites

@@ -55,7 +55,10 @@ void ctx_put(shmem_ctx_t c, bool nbi) {
   SymArray<T> area((2 + npes()) * cap);
   SHOAL_ASSERT_ALL_PES(area);
   auto put = [c, nbi](T* d, const T* s, std::size_t n, int pe) {
-    if (nbi) Ops::ctx_put_nbi(c, d, s, n, pe); else Ops::ctx_put(c, d, s, n, pe);
+    if (nbi)
+      Ops::ctx_put_nbi(c, d, s, n, pe);
+    else
+      Ops::ctx_put(c, d, s, n, pe);
   };
   run_put_patterns<T>(nbi ? "ctx put_nbi + ctx quiet" : "ctx put + ctx quiet", area.get(),
                       area.size(), sizes(), put, CtxQuiet{c}, /*readback=*/true);
@@ -67,13 +70,15 @@ void ctx_get(shmem_ctx_t c, bool nbi) {
   SymArray<T> area(sizes().back() + 1);
   SHOAL_ASSERT_ALL_PES(area);
   if (nbi) {
-    run_get_patterns<T>("ctx get_nbi + ctx quiet", area.get(), area.size(), sizes(),
-                        [c](T* d, const T* s, std::size_t n, int pe) { Ops::ctx_get_nbi(c, d, s, n, pe); },
-                        CtxQuiet{c});
+    run_get_patterns<T>(
+        "ctx get_nbi + ctx quiet", area.get(), area.size(), sizes(),
+        [c](T* d, const T* s, std::size_t n, int pe) { Ops::ctx_get_nbi(c, d, s, n, pe); },
+        CtxQuiet{c});
   } else {
     // A blocking get is complete on return: no quiet before the check.
-    run_get_patterns<T>("ctx get", area.get(), area.size(), sizes(),
-                        [c](T* d, const T* s, std::size_t n, int pe) { Ops::ctx_get(c, d, s, n, pe); });
+    run_get_patterns<T>(
+        "ctx get", area.get(), area.size(), sizes(),
+        [c](T* d, const T* s, std::size_t n, int pe) { Ops::ctx_get(c, d, s, n, pe); });
   }
 }
 
@@ -83,11 +88,12 @@ void ctx_p(shmem_ctx_t c) {
   const std::vector<std::size_t> sz = {0, 1, 37};
   SymArray<T> area((2 + npes()) * 40);
   SHOAL_ASSERT_ALL_PES(area);
-  run_put_patterns<T>("ctx p (element by element)", area.get(), area.size(), sz,
-                      [c](T* d, const T* s, std::size_t n, int pe) {
-                        for (std::size_t i = 0; i < n; ++i) Ops::ctx_p(c, d + i, s[i], pe);
-                      },
-                      CtxQuiet{c});
+  run_put_patterns<T>(
+      "ctx p (element by element)", area.get(), area.size(), sz,
+      [c](T* d, const T* s, std::size_t n, int pe) {
+        for (std::size_t i = 0; i < n; ++i) Ops::ctx_p(c, d + i, s[i], pe);
+      },
+      CtxQuiet{c});
 }
 
 template <class Ops>
@@ -107,10 +113,12 @@ void ctx_iput(shmem_ctx_t c) {
   using T = typename Ops::type;
   SymArray<T> area(2 * (37 * 5 + 2));
   SHOAL_ASSERT_ALL_PES(area);
-  run_iput_patterns<T>("ctx iput", area.get(), area.size(), counts(),
-                       [c](T* d, const T* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n,
-                           int pe) { Ops::ctx_iput(c, d, s, dst, sst, n, pe); },
-                       CtxQuiet{c});
+  run_iput_patterns<T>(
+      "ctx iput", area.get(), area.size(), counts(),
+      [c](T* d, const T* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) {
+        Ops::ctx_iput(c, d, s, dst, sst, n, pe);
+      },
+      CtxQuiet{c});
 }
 
 template <class Ops>
@@ -129,11 +137,11 @@ void ctx_ibput(shmem_ctx_t c) {
   if constexpr (Ops::has_ib) {
     SymArray<T> area(2 * 160);
     SHOAL_ASSERT_ALL_PES(area);
-    run_ibput_patterns<T>("ctx ibput", area.get(), area.size(),
-                          [c](T* d, const T* s, std::ptrdiff_t dst, std::ptrdiff_t sst,
-                              std::size_t bsize, std::size_t nblocks,
-                              int pe) { Ops::ctx_ibput(c, d, s, dst, sst, bsize, nblocks, pe); },
-                          CtxQuiet{c});
+    run_ibput_patterns<T>(
+        "ctx ibput", area.get(), area.size(),
+        [c](T* d, const T* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t bsize,
+            std::size_t nblocks, int pe) { Ops::ctx_ibput(c, d, s, dst, sst, bsize, nblocks, pe); },
+        CtxQuiet{c});
   }
 }
 
@@ -152,7 +160,8 @@ void ctx_ibget(shmem_ctx_t c) {
 
 }  // namespace
 
-// ---- typed routines: shmem_ctx_<TYPENAME>_* ------------------------------------------------------
+// ---- typed routines: shmem_ctx_<TYPENAME>_*
+// ------------------------------------------------------
 template <class Ops>
 class CtxRmaTyped : public CtxRmaFixture {};
 TYPED_TEST_SUITE(CtxRmaTyped, AllTypedOps, OpsName);
@@ -295,34 +304,40 @@ TEST_F(CtxRmaStatic, PutAndGetOnGlobals) {
   SCOPED_TRACE(trace());
   const shmem_ctx_t cx = c();
   const std::vector<std::size_t> sz = {1, 37, 61};
-  run_put_patterns<long>("ctx long put to .bss", g_static_long, kStaticElems, sz,
-                         [cx](long* d, const long* s, std::size_t n, int pe) {
-                           shmem_ctx_long_put(cx, d, s, n, pe);
-                         },
-                         CtxQuiet{cx}, true);
-  run_put_patterns<double>("ctx double put_nbi to .data", g_static_double, kStaticElems, sz,
-                           [cx](double* d, const double* s, std::size_t n, int pe) {
-                             shmem_ctx_double_put_nbi(cx, d, s, n, pe);
-                           },
-                           CtxQuiet{cx}, true);
-  run_put_patterns<unsigned char>("ctx putmem_nbi to .bss", g_static_bytes, kStaticElems, sz,
-                                  [cx](unsigned char* d, const unsigned char* s, std::size_t n,
-                                       int pe) { shmem_ctx_putmem_nbi(cx, d, s, n, pe); },
-                                  CtxQuiet{cx}, true);
-  run_get_patterns<long>("ctx long get from .bss", g_static_long, kStaticElems, sz,
-                         [cx](long* d, const long* s, std::size_t n, int pe) {
-                           shmem_ctx_long_get(cx, d, s, n, pe);
-                         });
-  run_get_patterns<double>("ctx double get_nbi from .data", g_static_double, kStaticElems, sz,
-                           [cx](double* d, const double* s, std::size_t n, int pe) {
-                             shmem_ctx_double_get_nbi(cx, d, s, n, pe);
-                           },
-                           CtxQuiet{cx});
-  run_iput_patterns<long>("ctx long iput to .bss", g_static_long, 2 * (37 * 5 + 2), counts(),
-                          [cx](long* d, const long* s, std::ptrdiff_t dst, std::ptrdiff_t sst,
-                               std::size_t n, int pe) { shmem_ctx_long_iput(cx, d, s, dst, sst, n, pe); },
-                          CtxQuiet{cx});
-  run_iget_patterns<long>("ctx long iget from .bss", g_static_long, 37 * 5 + 2, counts(),
-                          [cx](long* d, const long* s, std::ptrdiff_t dst, std::ptrdiff_t sst,
-                               std::size_t n, int pe) { shmem_ctx_long_iget(cx, d, s, dst, sst, n, pe); });
+  run_put_patterns<long>(
+      "ctx long put to .bss", g_static_long, kStaticElems, sz,
+      [cx](long* d, const long* s, std::size_t n, int pe) { shmem_ctx_long_put(cx, d, s, n, pe); },
+      CtxQuiet{cx}, true);
+  run_put_patterns<double>(
+      "ctx double put_nbi to .data", g_static_double, kStaticElems, sz,
+      [cx](double* d, const double* s, std::size_t n, int pe) {
+        shmem_ctx_double_put_nbi(cx, d, s, n, pe);
+      },
+      CtxQuiet{cx}, true);
+  run_put_patterns<unsigned char>(
+      "ctx putmem_nbi to .bss", g_static_bytes, kStaticElems, sz,
+      [cx](unsigned char* d, const unsigned char* s, std::size_t n, int pe) {
+        shmem_ctx_putmem_nbi(cx, d, s, n, pe);
+      },
+      CtxQuiet{cx}, true);
+  run_get_patterns<long>(
+      "ctx long get from .bss", g_static_long, kStaticElems, sz,
+      [cx](long* d, const long* s, std::size_t n, int pe) { shmem_ctx_long_get(cx, d, s, n, pe); });
+  run_get_patterns<double>(
+      "ctx double get_nbi from .data", g_static_double, kStaticElems, sz,
+      [cx](double* d, const double* s, std::size_t n, int pe) {
+        shmem_ctx_double_get_nbi(cx, d, s, n, pe);
+      },
+      CtxQuiet{cx});
+  run_iput_patterns<long>(
+      "ctx long iput to .bss", g_static_long, 2 * (37 * 5 + 2), counts(),
+      [cx](long* d, const long* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) {
+        shmem_ctx_long_iput(cx, d, s, dst, sst, n, pe);
+      },
+      CtxQuiet{cx});
+  run_iget_patterns<long>(
+      "ctx long iget from .bss", g_static_long, 37 * 5 + 2, counts(),
+      [cx](long* d, const long* s, std::ptrdiff_t dst, std::ptrdiff_t sst, std::size_t n, int pe) {
+        shmem_ctx_long_iget(cx, d, s, dst, sst, n, pe);
+      });
 }

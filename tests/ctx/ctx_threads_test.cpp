@@ -41,12 +41,12 @@ bool multiple_provided() {
 
 // Skips a run that did not ask for MULTIPLE; one that asked and did not get it skips only
 // under another implementation (Shoal provides MULTIPLE, so there it fails).
-#define SHOAL_REQUIRE_MULTIPLE()                                                     \
-  do {                                                                               \
-    if (requested_thread_level() != SHMEM_THREAD_MULTIPLE)                           \
-      GTEST_SKIP() << "needs SHOAL_TEST_INIT_THREAD=MULTIPLE";                       \
-    if (!multiple_provided())                                                        \
-      SHOAL_SKIP_UNLESS_SHOAL("SHMEM_THREAD_MULTIPLE requested but not provided");   \
+#define SHOAL_REQUIRE_MULTIPLE()                                                   \
+  do {                                                                             \
+    if (requested_thread_level() != SHMEM_THREAD_MULTIPLE)                         \
+      GTEST_SKIP() << "needs SHOAL_TEST_INIT_THREAD=MULTIPLE";                     \
+    if (!multiple_provided())                                                      \
+      SHOAL_SKIP_UNLESS_SHOAL("SHMEM_THREAD_MULTIPLE requested but not provided"); \
   } while (0)
 
 long slot_value(int pe, int thread, int round, std::size_t i) {
@@ -67,10 +67,14 @@ enum class Use { default_ctx, shared_ctx, serialized_ctx, private_ctx };
 
 const char* use_name(Use u) {
   switch (u) {
-    case Use::default_ctx: return "default context";
-    case Use::shared_ctx: return "one shared created context";
-    case Use::serialized_ctx: return "one SERIALIZED context under a mutex";
-    case Use::private_ctx: return "a PRIVATE context per thread";
+    case Use::default_ctx:
+      return "default context";
+    case Use::shared_ctx:
+      return "one shared created context";
+    case Use::serialized_ctx:
+      return "one SERIALIZED context under a mutex";
+    case Use::private_ctx:
+      return "a PRIVATE context per thread";
   }
   return "?";
 }
@@ -81,7 +85,9 @@ const char* use_name(Use u) {
 void thread_work(shmem_ctx_t c, std::mutex* lock, int t, long* heap_counter, long* heap_slots,
                  ThreadReport& rep) {
   const int n = npes(), r = right();
-  auto guard = [lock]() { return lock ? std::unique_lock<std::mutex>(*lock) : std::unique_lock<std::mutex>(); };
+  auto guard = [lock]() {
+    return lock ? std::unique_lock<std::mutex>(*lock) : std::unique_lock<std::mutex>();
+  };
   rep.fetched_sum.assign(n, 0);
   rep.fetched_sum_static.assign(n, 0);
   std::vector<long> last(n, -1), last_static(n, -1);
@@ -160,7 +166,8 @@ void run_threads(Use use) {
     threads.emplace_back([&, t] {
       switch (use) {
         case Use::default_ctx:
-          thread_work(SHMEM_CTX_DEFAULT, nullptr, t, heap_counter.get(), heap_slots.get(), reports[t]);
+          thread_work(SHMEM_CTX_DEFAULT, nullptr, t, heap_counter.get(), heap_slots.get(),
+                      reports[t]);
           break;
         case Use::shared_ctx:
           thread_work(shared->get(), nullptr, t, heap_counter.get(), heap_slots.get(), reports[t]);
@@ -173,7 +180,8 @@ void run_threads(Use use) {
           if (shmem_ctx_create(SHMEM_CTX_PRIVATE, &mine) != 0 || mine == SHMEM_CTX_INVALID) {
             ++create_failures;
             // Keep the totals exact: fall back to the default context.
-            thread_work(SHMEM_CTX_DEFAULT, nullptr, t, heap_counter.get(), heap_slots.get(), reports[t]);
+            thread_work(SHMEM_CTX_DEFAULT, nullptr, t, heap_counter.get(), heap_slots.get(),
+                        reports[t]);
             break;
           }
           thread_work(mine, nullptr, t, heap_counter.get(), heap_slots.get(), reports[t]);
@@ -193,13 +201,15 @@ void run_threads(Use use) {
   EXPECT_EQ(heap_counter[1], total) << "heap counter after every thread's inc";
   EXPECT_EQ(g_counter, total) << ".bss counter after every thread's fetch_add";
   for (int t = 0; t < kThreads; ++t) {
-    EXPECT_TRUE(check_range("heap slot written by the left neighbour's thread", heap_slots.get(),
-                            static_cast<std::size_t>(t * kSlot), static_cast<std::size_t>((t + 1) * kSlot),
-                            [&](std::size_t i) {
-                              return slot_value(left(), t, kIters - 1, i - static_cast<std::size_t>(t * kSlot));
-                            }))
+    EXPECT_TRUE(check_range(
+        "heap slot written by the left neighbour's thread", heap_slots.get(),
+        static_cast<std::size_t>(t * kSlot), static_cast<std::size_t>((t + 1) * kSlot),
+        [&](std::size_t i) {
+          return slot_value(left(), t, kIters - 1, i - static_cast<std::size_t>(t * kSlot));
+        }))
         << "thread " << t;
-    EXPECT_TRUE(check_range(".bss slot written by the left neighbour's thread", g_slots[t], 0, kSlot,
+    EXPECT_TRUE(check_range(".bss slot written by the left neighbour's thread", g_slots[t], 0,
+                            kSlot,
                             [&](std::size_t i) { return slot_value(left(), t, kIters - 1, i); }))
         << "thread " << t;
   }
@@ -212,7 +222,8 @@ void run_threads(Use use) {
         << " get_nbi were not complete after the thread's own shmem_ctx_quiet (first in iteration "
         << reports[t].first_bad_get_iter << ")";
   }
-  EXPECT_EQ(non_increasing, 0) << "a thread's successive fetch_add results on one counter did not grow";
+  EXPECT_EQ(non_increasing, 0)
+      << "a thread's successive fetch_add results on one counter did not grow";
   // Fetched values on each counter: a permutation of 0 .. total-1 has this sum.
   const long want_sum = total * (total - 1) / 2;
   for (int pe = 0; pe < n; ++pe) {
@@ -236,7 +247,8 @@ void get_quiet_race(shmem_ctx_t c, const char* what) {
   SCOPED_TRACE(what);
   constexpr int kRounds = 3000;
   for (int t = 0; t < kThreads; ++t)
-    for (int i = 0; i < kSlot; ++i) g_get_src[t][i] = slot_value(me(), t, -1, static_cast<std::size_t>(i));
+    for (int i = 0; i < kSlot; ++i)
+      g_get_src[t][i] = slot_value(me(), t, -1, static_cast<std::size_t>(i));
   shmem_barrier_all();
   std::atomic<long> incomplete{0};
   std::atomic<long> first_round{-1};
@@ -327,8 +339,9 @@ TEST(CtxThreads, ConcurrentCreateDestroy) {
   EXPECT_EQ(failures.load(), 0);
   shmem_barrier_all();
   for (int t = 0; t < kThreads; ++t)
-    EXPECT_TRUE(check_range("slots written through short-lived PRIVATE contexts", g_slots[t], 0, kCycles,
-                            [&](std::size_t k) { return slot_value(left(), t, static_cast<int>(k), 0); }))
+    EXPECT_TRUE(
+        check_range("slots written through short-lived PRIVATE contexts", g_slots[t], 0, kCycles,
+                    [&](std::size_t k) { return slot_value(left(), t, static_cast<int>(k), 0); }))
         << "thread " << t;
   shmem_barrier_all();
 }

@@ -18,9 +18,7 @@
 static long *heap;
 static shmem_ctx_t one_pe_ctx = SHMEM_CTX_INVALID;
 
-static void pe_high_fetch_add(void) {
-  (void)shmem_long_atomic_fetch_add(heap, 1, shmem_n_pes());
-}
+static void pe_high_fetch_add(void) { (void)shmem_long_atomic_fetch_add(heap, 1, shmem_n_pes()); }
 static void pe_negative_inc(void) { shmem_int_atomic_inc((int *)heap, -1); }
 static void pe_high_fetch_nbi(void) {
   uint64_t fetched = 0;

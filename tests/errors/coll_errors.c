@@ -22,7 +22,6 @@
 
 #include <stdint.h>
 
-
 static char *whole; /* the entire user heap */
 static long *dest, *source;
 

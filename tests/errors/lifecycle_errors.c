@@ -129,8 +129,10 @@ int main(int argc, char **argv) {
   const char *which = argc > 1 ? argv[1] : "";
   const int before = strncmp(which, "before_", 7) == 0;
   const int after = strncmp(which, "after_", 6) == 0;
-  const struct error_case *c =
-      find_case(calls, COUNT_OF(calls), which + (before ? 7 : after ? 6 : 0));
+  const struct error_case *c = find_case(calls, COUNT_OF(calls),
+                                         which + (before  ? 7
+                                                  : after ? 6
+                                                          : 0));
   if (c == NULL || !(before || after)) {
     fprintf(stderr, "%s: cases are before_<call> and after_<call>\n", argv[0]);
     unknown_case(argv[0], calls, COUNT_OF(calls), which);

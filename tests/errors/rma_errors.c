@@ -32,9 +32,8 @@
 
 #include <stdint.h>
 
-
-static long *heap;   /* 8 longs at the start of the heap */
-static char *whole;  /* the entire user heap */
+static long *heap;  /* 8 longs at the start of the heap */
+static char *whole; /* the entire user heap */
 static shmem_ctx_t one_pe_ctx = SHMEM_CTX_INVALID;
 static long src[8];
 
@@ -64,9 +63,7 @@ static void nonsymmetric_iget(void) {
   int local[8] = {0};
   shmem_int_iget((int *)src, local, 1, 2, 4, other());
 }
-static void past_heap_end_put(void) {
-  shmem_putmem(whole + HEAP_BYTES - 8, src, 64, other());
-}
+static void past_heap_end_put(void) { shmem_putmem(whole + HEAP_BYTES - 8, src, 64, other()); }
 static void past_heap_end_get(void) {
   shmem_long_get_nbi(src, (long *)(whole + HEAP_BYTES) - 1, 2, other());
   shmem_quiet();
@@ -83,9 +80,7 @@ static void stride_negative_iget(void) { shmem_long_iget(src, heap, 1, -2, 4, ot
 static void stride_overflow_iput(void) {
   shmem_long_iput(heap, src, PTRDIFF_MAX / 4, 1, 3, other());
 }
-static void block_overflow_ibput(void) {
-  shmem_ibput32(heap, src, 1, 1, SIZE_MAX / 2, 2, other());
-}
+static void block_overflow_ibput(void) { shmem_ibput32(heap, src, 1, 1, SIZE_MAX / 2, 2, other()); }
 static void count_negative_iput(void) { shmem_long_iput(heap, src, 1, 1, (size_t)-1, other()); }
 static void stride_past_end_iput(void) {
   shmem_long_iput((long *)whole, src, HEAP_BYTES / sizeof(long), 1, 2, other());

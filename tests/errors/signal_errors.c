@@ -23,7 +23,6 @@
 
 #include <stdint.h>
 
-
 static char *whole; /* the entire user heap */
 static long *heap;
 static uint64_t *sig;

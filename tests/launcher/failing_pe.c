@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int g_flag;  /* symmetric (static data): nobody ever sets it */
+static int g_flag; /* symmetric (static data): nobody ever sets it */
 
 static void sleep_ms(long ms) {
   struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -70,7 +70,7 @@ static void say(const char *fmt, int a, int b) {
 static void fail_as(const char *how) {
   fflush(NULL);
   if (strcmp(how, "segv") == 0) {
-    volatile int *volatile bad = (volatile int *)(uintptr_t)8;  /* hidden from the compiler */
+    volatile int *volatile bad = (volatile int *)(uintptr_t)8; /* hidden from the compiler */
     *bad = 1;
   } else if (strcmp(how, "abort") == 0) {
     abort();
@@ -99,7 +99,7 @@ static int die(const char *how, int victim) {
     sleep_ms(300);
     announce_failure(me);
     fail_as(how);
-    return 0;  /* "return": from main, without shmem_finalize */
+    return 0; /* "return": from main, without shmem_finalize */
   }
   shmem_barrier_all();
   say("UNREACHABLE pe %d left the barrier of pe %d\n", me, victim);
@@ -115,8 +115,10 @@ static int global_exit(const char *where, int victim) {
     say("UNREACHABLE pe %d returned from shmem_global_exit %d\n", me, 7);
     return 1;
   }
-  if (strcmp(where, "wait") == 0) shmem_int_wait_until(&g_flag, SHMEM_CMP_EQ, 1);
-  else shmem_barrier_all();
+  if (strcmp(where, "wait") == 0)
+    shmem_int_wait_until(&g_flag, SHMEM_CMP_EQ, 1);
+  else
+    shmem_barrier_all();
   say("UNREACHABLE pe %d stopped waiting for pe %d\n", me, victim);
   return 1;
 }
@@ -128,8 +130,10 @@ static int hang(const char *where) {
     volatile uint64_t x = (uint64_t)me;
     for (;;) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
   }
-  if (me == shmem_n_pes() - 1) shmem_int_wait_until(&g_flag, SHMEM_CMP_EQ, 1);
-  else shmem_barrier_all();
+  if (me == shmem_n_pes() - 1)
+    shmem_int_wait_until(&g_flag, SHMEM_CMP_EQ, 1);
+  else
+    shmem_barrier_all();
   say("UNREACHABLE pe %d stopped hanging %d\n", me, 0);
   return 1;
 }
@@ -160,11 +164,11 @@ static int exchange(long tag, int rounds, const char *go_file) {
     if (me == 0 && r + 1 >= rounds && now_ms() - start >= min_ms)
       for (int pe = 0; pe < n; ++pe) shmem_int_p(stop, 1, pe);
     shmem_barrier_all();
-    done = *stop;  /* read by every PE between the same two barriers: all stop after round r */
+    done = *stop; /* read by every PE between the same two barriers: all stop after round r */
     if (*slot != value_of(tag, r, left) && !bad++)
       printf("BAD pe %d round %d: got %ld from pe %d, expected %ld\n", me, r, *slot, left,
              value_of(tag, r, left));
-    shmem_barrier_all();  /* nobody overwrites the slot before it was read */
+    shmem_barrier_all(); /* nobody overwrites the slot before it was read */
   }
   rounds = r;
   if (me == 0 && *count != (long)n * rounds && !bad++)
@@ -190,8 +194,10 @@ static int inspect(const char *go_file) {
   shmem_int_p(slot, 1000 + me, (me + 1) % n);
   shmem_barrier_all();
   const int expected = 1000 + (me + n - 1) % n;
-  if (*slot != expected) say("BAD pe %d got %d\n", me, *slot);
-  else say("ok %d of %d\n", me, n);
+  if (*slot != expected)
+    say("BAD pe %d got %d\n", me, *slot);
+  else
+    say("ok %d of %d\n", me, n);
   const int bad = *slot != expected;
   shmem_free(slot);
   shmem_finalize();

@@ -49,7 +49,8 @@ static void fail(const char *fmt, ...) {
 static pmix_value_t *get(const pmix_proc_t *proc, const char *key) {
   pmix_value_t *val = NULL;
   pmix_status_t rc = PMIx_Get(proc, key, NULL, 0, &val);
-  if (rc != PMIX_SUCCESS || !val) fail("PMIx_Get(%s, rank %u): %s", key, proc->rank, PMIx_Error_string(rc));
+  if (rc != PMIX_SUCCESS || !val)
+    fail("PMIx_Get(%s, rank %u): %s", key, proc->rank, PMIx_Error_string(rc));
   return val;
 }
 
@@ -57,11 +58,21 @@ static unsigned long get_number(const pmix_proc_t *proc, const char *key) {
   pmix_value_t *v = get(proc, key);
   unsigned long out;
   switch (v->type) {
-    case PMIX_UINT32: out = v->data.uint32; break;
-    case PMIX_UINT16: out = v->data.uint16; break;
-    case PMIX_PROC_RANK: out = v->data.rank; break;
-    case PMIX_INT: out = (unsigned long)v->data.integer; break;
-    default: fail("%s has unexpected type %d", key, (int)v->type); out = 0;
+    case PMIX_UINT32:
+      out = v->data.uint32;
+      break;
+    case PMIX_UINT16:
+      out = v->data.uint16;
+      break;
+    case PMIX_PROC_RANK:
+      out = v->data.rank;
+      break;
+    case PMIX_INT:
+      out = (unsigned long)v->data.integer;
+      break;
+    default:
+      fail("%s has unexpected type %d", key, (int)v->type);
+      out = 0;
   }
   PMIX_VALUE_RELEASE(v);
   return out;
@@ -91,7 +102,8 @@ static void check_job(void) {
     snprintf(item, sizeof item, r ? ",%d" : "%d", r);
     strncat(want, item, sizeof want - strlen(want) - 1);
   }
-  if (strcmp(v->data.string, want) != 0) fail("PMIX_LOCAL_PEERS is '%s', expected '%s'", v->data.string, want);
+  if (strcmp(v->data.string, want) != 0)
+    fail("PMIX_LOCAL_PEERS is '%s', expected '%s'", v->data.string, want);
   PMIX_VALUE_RELEASE(v);
 
   /* Every peer on node 0 (the library derives locality from this). */
@@ -190,8 +202,10 @@ int main(int argc, char **argv) {
       setvbuf(stdout, NULL, _IOLBF, 0);
     } else if (strncmp(a, "env=", 4) == 0) {
       const char *value = getenv(v);
-      if (value) printf("env %s=%s\n", v, value);
-      else printf("env %s unset\n", v);
+      if (value)
+        printf("env %s=%s\n", v, value);
+      else
+        printf("env %s unset\n", v);
     } else if (strcmp(a, "nspace") == 0) {
       printf("nspace %s\n", self.nspace);
     } else if (strcmp(a, "shm") == 0) {
@@ -226,6 +240,7 @@ int main(int argc, char **argv) {
     }
   }
   fflush(NULL);
-  if ((rc = PMIx_Finalize(NULL, 0)) != PMIX_SUCCESS) fail("PMIx_Finalize: %s", PMIx_Error_string(rc));
+  if ((rc = PMIx_Finalize(NULL, 0)) != PMIX_SUCCESS)
+    fail("PMIx_Finalize: %s", PMIx_Error_string(rc));
   return status;
 }

@@ -138,15 +138,16 @@ template <class T, class Expected>
   if (bad == 0) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
          << what << ": " << bad << " of " << (end - begin) << " elements wrong in [" << begin
-         << ", " << end << "); first at index " << first << ": got " << show(got)
-         << ", expected " << show(want);
+         << ", " << end << "); first at index " << first << ": got " << show(got) << ", expected "
+         << show(want);
 }
 
 // Polls `*flag` (a plain load through volatile) until it equals `want`. Between polls it
 // calls shmem_quiet (drives progress in implementations that need it) and yields, since
 // tests run more PEs than cores. Returns false on timeout.
 template <class T>
-bool wait_for_value(const T* flag, T want, std::chrono::seconds timeout = std::chrono::seconds(60)) {
+bool wait_for_value(const T* flag, T want,
+                    std::chrono::seconds timeout = std::chrono::seconds(60)) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   for (unsigned spin = 0;; ++spin) {
     if (*static_cast<const volatile T*>(flag) == want) return true;
@@ -196,31 +197,31 @@ struct not_declared {
   operator int() const { return -1; }
 };
 }  // namespace shoal_fallback
-#define SHOAL_TEST_FALLBACK(name)                   \
-  namespace shoal_fallback {                        \
-  template <class... A>                             \
-  not_declared name(A...) {                         \
-    return {};                                      \
-  }                                                 \
+#define SHOAL_TEST_FALLBACK(name) \
+  namespace shoal_fallback {      \
+  template <class... A>           \
+  not_declared name(A...) {       \
+    return {};                    \
+  }                               \
   }
 template <class R>
 inline constexpr bool shoal_declared = !std::is_same_v<R, shoal_fallback::not_declared>;
 
 // Skips (on every PE alike) unless the program runs on exactly / at least k PEs.
-#define SHOAL_REQUIRE_NPES(k)                                                   \
-  do {                                                                          \
+#define SHOAL_REQUIRE_NPES(k)                                                    \
+  do {                                                                           \
     if (shmem_n_pes() != (k)) GTEST_SKIP() << "needs exactly " << (k) << " PEs"; \
   } while (0)
-#define SHOAL_REQUIRE_MIN_NPES(k)                                                  \
-  do {                                                                             \
-    if (shmem_n_pes() < (k)) GTEST_SKIP() << "needs at least " << (k) << " PEs";   \
+#define SHOAL_REQUIRE_MIN_NPES(k)                                                \
+  do {                                                                           \
+    if (shmem_n_pes() < (k)) GTEST_SKIP() << "needs at least " << (k) << " PEs"; \
   } while (0)
 
 // ASSERT that holds on every PE; if it fails anywhere, every PE leaves the test
 // together (no PE is left waiting in a barrier). Collective.
-#define SHOAL_ASSERT_ALL_PES(cond)                                                       \
-  do {                                                                                   \
-    const bool shoal_local_ok_ = static_cast<bool>(cond);                                \
-    EXPECT_TRUE(shoal_local_ok_) << #cond << " is false on PE " << shmem_my_pe();        \
+#define SHOAL_ASSERT_ALL_PES(cond)                                                         \
+  do {                                                                                     \
+    const bool shoal_local_ok_ = static_cast<bool>(cond);                                  \
+    EXPECT_TRUE(shoal_local_ok_) << #cond << " is false on PE " << shmem_my_pe();          \
     ASSERT_TRUE(::shoal::test::all_pes(shoal_local_ok_)) << #cond << " failed on some PE"; \
   } while (0)

@@ -11,16 +11,16 @@ long shoal_tool_putmem_bytes(void);
 long shoal_tool_barrier_all_calls(void);
 
 static int failures;
-#define CHECK(cond, ...)                                                      \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
-      ++failures;                                                             \
-      printf("[PE %d] pshmem: %s:%d: check failed: %s: ", shmem_my_pe(),     \
-             __FILE__, __LINE__, #cond);                                      \
-      printf(__VA_ARGS__);                                                    \
-      printf("\n");                                                           \
-      fflush(stdout);                                                         \
-    }                                                                         \
+#define CHECK(cond, ...)                                                                     \
+  do {                                                                                       \
+    if (!(cond)) {                                                                           \
+      ++failures;                                                                            \
+      printf("[PE %d] pshmem: %s:%d: check failed: %s: ", shmem_my_pe(), __FILE__, __LINE__, \
+             #cond);                                                                         \
+      printf(__VA_ARGS__);                                                                   \
+      printf("\n");                                                                          \
+      fflush(stdout);                                                                        \
+    }                                                                                        \
   } while (0)
 
 static char dest[10][256]; /* symmetric */

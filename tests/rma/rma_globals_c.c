@@ -11,16 +11,16 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                   \
-  do {                                                                                     \
-    if (!(cond)) {                                                                         \
-      ++failures;                                                                          \
+#define CHECK(cond, ...)                                                                  \
+  do {                                                                                    \
+    if (!(cond)) {                                                                        \
+      ++failures;                                                                         \
       printf("[PE %d] rma_globals_c: %s:%d: check failed: %s: ", shmem_my_pe(), __FILE__, \
-             __LINE__, #cond);                                                             \
-      printf(__VA_ARGS__);                                                                 \
-      printf("\n");                                                                        \
-      fflush(stdout);                                                                      \
-    }                                                                                      \
+             __LINE__, #cond);                                                            \
+      printf(__VA_ARGS__);                                                                \
+      printf("\n");                                                                       \
+      fflush(stdout);                                                                     \
+    }                                                                                     \
   } while (0)
 
 enum { kRounds = 300, kSlots = 64 };
@@ -35,8 +35,7 @@ int main(void) {
   const char *env = getenv("SMA_SHARED_MEMORY");
   const int shared = env == NULL || strcmp(env, "0") != 0;
 
-  CHECK(slots[0] == 3 && counter_data == 42, "initial values lost: %d %ld", slots[0],
-        counter_data);
+  CHECK(slots[0] == 3 && counter_data == 42, "initial values lost: %d %ld", slots[0], counter_data);
   for (int pe = 0; pe < n; ++pe) {
     void *p = shmem_ptr(&counter_data, pe);
     if (pe == me)
@@ -72,8 +71,7 @@ int main(void) {
   for (int i = 0; i < n && i < kSlots - 1; ++i)
     CHECK(slots[i] == 1000 * i + me, "slots[%d] = %d", i, slots[i]);
   if (shared && n > 1)
-    CHECK(slots[kSlots - 1] == 77 + (me + n - 1) % n, "store via shmem_ptr: %d",
-          slots[kSlots - 1]);
+    CHECK(slots[kSlots - 1] == 77 + (me + n - 1) % n, "store via shmem_ptr: %d", slots[kSlots - 1]);
 
   shmem_barrier_all();
   if (failures == 0) printf("rma_globals_c: PE %d OK\n", me);

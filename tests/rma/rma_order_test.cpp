@@ -76,7 +76,9 @@ void fence_rounds(const char* what, int rounds, PutData put_data, Fence fence) {
     const std::size_t lsz = sizes[r % 7];
     std::size_t bad = 0;
     for (std::size_t i = 0; i < lsz; ++i) {
-      if (static_cast<volatile unsigned char*>(data.get())[i] != fill_value<unsigned char>(l, i + r)) ++bad;
+      if (static_cast<volatile unsigned char*>(data.get())[i] !=
+          fill_value<unsigned char>(l, i + r))
+        ++bad;
     }
     if (bad != 0 && bad_rounds++ < 5) {
       ADD_FAILURE() << what << ": round " << r << " (" << lsz << " bytes): flag seen but " << bad
@@ -96,29 +98,33 @@ void fence_rounds(const char* what, int rounds, PutData put_data, Fence fence) {
 }  // namespace
 
 TEST(Fence, PutmemFencePutFlag) {
-  fence_rounds("putmem; fence; p", 200,
-               [](void* d, const void* s, std::size_t n, int pe) { shmem_putmem(d, s, n, pe); },
-               [] { shmem_fence(); });
+  fence_rounds(
+      "putmem; fence; p", 200,
+      [](void* d, const void* s, std::size_t n, int pe) { shmem_putmem(d, s, n, pe); },
+      [] { shmem_fence(); });
 }
 
 TEST(Fence, NbiFencePutFlag) {
-  fence_rounds("putmem_nbi; fence; p", 200,
-               [](void* d, const void* s, std::size_t n, int pe) { shmem_putmem_nbi(d, s, n, pe); },
-               [] { shmem_fence(); });
+  fence_rounds(
+      "putmem_nbi; fence; p", 200,
+      [](void* d, const void* s, std::size_t n, int pe) { shmem_putmem_nbi(d, s, n, pe); },
+      [] { shmem_fence(); });
 }
 
 TEST(Fence, CtxFence) {
-  fence_rounds("ctx_putmem; ctx_fence; p", 100,
-               [](void* d, const void* s, std::size_t n, int pe) {
-                 shmem_ctx_putmem(SHMEM_CTX_DEFAULT, d, s, n, pe);
-               },
-               [] { shmem_ctx_fence(SHMEM_CTX_DEFAULT); });
+  fence_rounds(
+      "ctx_putmem; ctx_fence; p", 100,
+      [](void* d, const void* s, std::size_t n, int pe) {
+        shmem_ctx_putmem(SHMEM_CTX_DEFAULT, d, s, n, pe);
+      },
+      [] { shmem_ctx_fence(SHMEM_CTX_DEFAULT); });
 }
 
 TEST(Fence, QuietInsteadOfFence) {
-  fence_rounds("putmem; quiet; p", 100,
-               [](void* d, const void* s, std::size_t n, int pe) { shmem_putmem(d, s, n, pe); },
-               [] { shmem_quiet(); });
+  fence_rounds(
+      "putmem; quiet; p", 100,
+      [](void* d, const void* s, std::size_t n, int pe) { shmem_putmem(d, s, n, pe); },
+      [] { shmem_quiet(); });
 }
 
 // Many small puts to the same word, fenced: the last value must win.
@@ -209,8 +215,9 @@ TEST(Quiet, VisibleToThirdPe) {
     const int origin = (me() + n - 2) % n;
     const int holder = (me() + n - 1) % n;
     shmem_getmem(got.data(), data.get(), len, holder);
-    EXPECT_TRUE(check_range("data put by PE i on PE i+1, read by PE i+2", got.data(), 0, len,
-                            [&](std::size_t i) { return fill_value<unsigned char>(origin, i + round); }))
+    EXPECT_TRUE(
+        check_range("data put by PE i on PE i+1, read by PE i+2", got.data(), 0, len,
+                    [&](std::size_t i) { return fill_value<unsigned char>(origin, i + round); }))
         << "round " << round;
     shmem_barrier_all();
   }
@@ -240,8 +247,9 @@ TEST(Quiet, ManySmallPutsVisibleToThirdPe) {
     ASSERT_TRUE(wait_for_value<long>(flag.get(), round)) << "round " << round;
     const int origin = (me() + n - 2) % n;
     shmem_getmem(got.data(), data.get(), kLen, (me() + n - 1) % n);
-    EXPECT_TRUE(check_range("small puts by PE i on PE i+1, read by PE i+2", got.data(), 0, kLen,
-                            [&](std::size_t i) { return fill_value<unsigned char>(origin, i + round); }))
+    EXPECT_TRUE(
+        check_range("small puts by PE i on PE i+1, read by PE i+2", got.data(), 0, kLen,
+                    [&](std::size_t i) { return fill_value<unsigned char>(origin, i + round); }))
         << "round " << round;
     shmem_barrier_all();
   }

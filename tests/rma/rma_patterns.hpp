@@ -33,8 +33,8 @@ struct NoComplete {
 // that `complete` really completed it.
 template <class T, class PutFn, class CompleteFn = NoComplete>
 void run_put_patterns(const char* what, T* area, std::size_t area_elems,
-                      const std::vector<std::size_t>& sizes, PutFn put,
-                      CompleteFn complete = {}, bool readback = false) {
+                      const std::vector<std::size_t>& sizes, PutFn put, CompleteFn complete = {},
+                      bool readback = false) {
   const int n = npes(), self = me();
   const std::size_t slots = 2 + static_cast<std::size_t>(n);
   const std::size_t cap = area_elems / slots;
@@ -58,8 +58,8 @@ void run_put_patterns(const char* what, T* area, std::size_t area_elems,
     if (readback && sz > 0) {
       std::vector<T> back(sz, fill_sentinel<T>(0));
       shmem_getmem(back.data(), area + off, sz * sizeof(T), right());
-      EXPECT_TRUE(check_range("ring put read back from the target after completion", back.data(),
-                              0, sz, [&](std::size_t i) { return src[i]; }));
+      EXPECT_TRUE(check_range("ring put read back from the target after completion", back.data(), 0,
+                              sz, [&](std::size_t i) { return src[i]; }));
     }
     shmem_barrier_all();
 
@@ -85,8 +85,7 @@ void run_put_patterns(const char* what, T* area, std::size_t area_elems,
 // of oneself and of PE 0, into private buffers, from an even or odd source offset.
 template <class T, class GetFn, class CompleteFn = NoComplete>
 void run_get_patterns(const char* what, T* area, std::size_t area_elems,
-                      const std::vector<std::size_t>& sizes, GetFn get,
-                      CompleteFn complete = {}) {
+                      const std::vector<std::size_t>& sizes, GetFn get, CompleteFn complete = {}) {
   const int self = me();
   std::size_t round = 0;
   for (std::size_t want : sizes) {
@@ -217,13 +216,13 @@ struct BlockCase {
 };
 inline const std::vector<BlockCase>& block_cases() {
   static const std::vector<BlockCase> v = {
-      {5, 4, 3, 4},   // gaps on both sides
-      {3, 3, 3, 5},   // contiguous overall
-      {7, 2, 2, 6},   // dense source, sparse destination
-      {2, 6, 2, 7},   // sparse source, dense destination
-      {9, 9, 1, 3},   // single-element blocks (like iput)
-      {4, 6, 4, 1},   // one block
-      {4, 6, 4, 0},   // nothing
+      {5, 4, 3, 4},  // gaps on both sides
+      {3, 3, 3, 5},  // contiguous overall
+      {7, 2, 2, 6},  // dense source, sparse destination
+      {2, 6, 2, 7},  // sparse source, dense destination
+      {9, 9, 1, 3},  // single-element blocks (like iput)
+      {4, 6, 4, 1},  // one block
+      {4, 6, 4, 0},  // nothing
       {16, 12, 11, 9},
   };
   return v;
@@ -231,8 +230,8 @@ inline const std::vector<BlockCase>& block_cases() {
 inline std::size_t block_extent(std::ptrdiff_t stride, std::size_t bsize, std::size_t nblocks) {
   return nblocks == 0 ? 0 : (nblocks - 1) * static_cast<std::size_t>(stride) + bsize;
 }
-inline bool in_block(std::size_t i, std::ptrdiff_t stride, std::size_t bsize,
-                     std::size_t nblocks, std::size_t* src_block, std::size_t* within) {
+inline bool in_block(std::size_t i, std::ptrdiff_t stride, std::size_t bsize, std::size_t nblocks,
+                     std::size_t* src_block, std::size_t* within) {
   const std::size_t b = i / static_cast<std::size_t>(stride);
   const std::size_t k = i % static_cast<std::size_t>(stride);
   *src_block = b;
@@ -249,8 +248,8 @@ void run_ibput_patterns(const char* what, T* area, std::size_t area_elems, Ibput
   for (const BlockCase& c : block_cases()) {
     ++round;
     const std::size_t salt = 1000 * round;
-    SCOPED_TRACE(std::string(what) + ", dst=" + std::to_string(c.dst) + ", sst=" +
-                 std::to_string(c.sst) + ", bsize=" + std::to_string(c.bsize) +
+    SCOPED_TRACE(std::string(what) + ", dst=" + std::to_string(c.dst) +
+                 ", sst=" + std::to_string(c.sst) + ", bsize=" + std::to_string(c.bsize) +
                  ", nblocks=" + std::to_string(c.nblocks));
     ASSERT_LE(block_extent(c.dst, c.bsize, c.nblocks) + 1, cap);
     for (std::size_t i = 0; i < 2 * cap; ++i) area[i] = fill_sentinel<T>(i);
@@ -284,8 +283,8 @@ void run_ibget_patterns(const char* what, T* area, std::size_t area_elems, Ibget
   for (const BlockCase& c : block_cases()) {
     ++round;
     const std::size_t salt = 1000 * round;
-    SCOPED_TRACE(std::string(what) + ", dst=" + std::to_string(c.dst) + ", sst=" +
-                 std::to_string(c.sst) + ", bsize=" + std::to_string(c.bsize) +
+    SCOPED_TRACE(std::string(what) + ", dst=" + std::to_string(c.dst) +
+                 ", sst=" + std::to_string(c.sst) + ", bsize=" + std::to_string(c.bsize) +
                  ", nblocks=" + std::to_string(c.nblocks));
     ASSERT_LE(block_extent(c.sst, c.bsize, c.nblocks), area_elems);
     for (std::size_t i = 0; i < area_elems; ++i) area[i] = fill_value<T>(self, i + salt);
@@ -428,15 +427,15 @@ void heap_large(std::size_t bytes = (std::size_t{4} << 20)) {
   shmem_barrier_all();
   A::put(dst.get(), src.get(), nel, right());
   shmem_barrier_all();
-  EXPECT_TRUE(check_range("large put from left neighbour", dst.get(), 0, nel + 1, [&](std::size_t i) {
-    return i < nel ? fill_value<T>(left(), i) : fill_sentinel<T>(i);
-  }));
+  EXPECT_TRUE(check_range(
+      "large put from left neighbour", dst.get(), 0, nel + 1,
+      [&](std::size_t i) { return i < nel ? fill_value<T>(left(), i) : fill_sentinel<T>(i); }));
 
   std::vector<T> got(nel + 1, fill_sentinel<T>(0));
   A::get(got.data(), src.get(), nel, right());
-  EXPECT_TRUE(check_range("large get from right neighbour", got.data(), 0, nel + 1, [&](std::size_t i) {
-    return i < nel ? fill_value<T>(right(), i) : fill_sentinel<T>(0);
-  }));
+  EXPECT_TRUE(check_range(
+      "large get from right neighbour", got.data(), 0, nel + 1,
+      [&](std::size_t i) { return i < nel ? fill_value<T>(right(), i) : fill_sentinel<T>(0); }));
   shmem_barrier_all();
 }
 

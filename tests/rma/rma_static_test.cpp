@@ -25,7 +25,7 @@ constexpr std::size_t kBig = std::size_t{4} << 20;
 
 // Per type: one array in .data (non-zero initialiser) and one in .bss, with external
 // linkage, plus function-local statics reached through accessors below.
-#define SHOAL_STATIC_ARRAYS(TN, T)                 \
+#define SHOAL_STATIC_ARRAYS(TN, T)                   \
   T g_data_##TN[kStaticElems] = {static_cast<T>(1)}; \
   T g_bss_##TN[kStaticElems];
 SMA_RMA_TYPES(SHOAL_STATIC_ARRAYS)
@@ -40,15 +40,15 @@ namespace {
 
 template <class Ops>
 struct Globals;
-#define SHOAL_GLOBALS(TN, T)                                 \
-  template <>                                                \
-  struct Globals<Ops_##TN> {                                 \
-    static T* data() { return g_data_##TN; }                 \
-    static T* bss() { return g_bss_##TN; }                   \
-    static T* local_static() {                               \
-      static T arr[kStaticElems];                            \
-      return arr;                                            \
-    }                                                        \
+#define SHOAL_GLOBALS(TN, T)                 \
+  template <>                                \
+  struct Globals<Ops_##TN> {                 \
+    static T* data() { return g_data_##TN; } \
+    static T* bss() { return g_bss_##TN; }   \
+    static T* local_static() {               \
+      static T arr[kStaticElems];            \
+      return arr;                            \
+    }                                        \
   };
 SMA_RMA_TYPES(SHOAL_GLOBALS)
 #undef SHOAL_GLOBALS
@@ -116,10 +116,11 @@ TEST(RmaStaticMem, LargeToBss) {
   shmem_putmem(g_big_bss + 3, src.data(), n, right());
   shmem_barrier_all();
   const int l = left();
-  EXPECT_TRUE(check_range("4 MiB putmem into .bss", g_big_bss, 0, sizeof g_big_bss, [&](std::size_t i) {
-    return (i >= 3 && i < 3 + n) ? fill_value<unsigned char>(l, i - 3)
-                                 : fill_sentinel<unsigned char>(i);
-  }));
+  EXPECT_TRUE(
+      check_range("4 MiB putmem into .bss", g_big_bss, 0, sizeof g_big_bss, [&](std::size_t i) {
+        return (i >= 3 && i < 3 + n) ? fill_value<unsigned char>(l, i - 3)
+                                     : fill_sentinel<unsigned char>(i);
+      }));
   std::vector<unsigned char> back(n);
   shmem_getmem(back.data(), g_big_bss + 3, n, right());  // what I wrote there
   EXPECT_TRUE(check_range("4 MiB getmem from .bss", back.data(), 0, n,
@@ -130,7 +131,8 @@ TEST(RmaStaticMem, LargeToBss) {
 TEST(RmaStaticMem, LargeNbiToData) {
   const std::size_t n = (std::size_t{1} << 20) + 7;
   const int self = me();
-  for (std::size_t i = 0; i < sizeof g_big_data; ++i) g_big_data[i] = fill_sentinel<unsigned char>(i);
+  for (std::size_t i = 0; i < sizeof g_big_data; ++i)
+    g_big_data[i] = fill_sentinel<unsigned char>(i);
   std::vector<unsigned char> src(n);
   for (std::size_t i = 0; i < n; ++i) src[i] = fill_value<unsigned char>(self, i + 5);
   shmem_barrier_all();

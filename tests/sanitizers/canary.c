@@ -54,10 +54,14 @@ int main(int argc, char** argv) {
   if (shmem_my_pe() == 1) {
     printf("pe 1 commits %s\n", argv[1]);
     fflush(stdout);
-    if (strcmp(argv[1], "heap_overflow") == 0) heap_overflow();
-    else if (strcmp(argv[1], "signed_overflow") == 0) signed_overflow();
-    else if (strcmp(argv[1], "leak") == 0) leak();
-    else if (strcmp(argv[1], "data_race") == 0) data_race();
+    if (strcmp(argv[1], "heap_overflow") == 0)
+      heap_overflow();
+    else if (strcmp(argv[1], "signed_overflow") == 0)
+      signed_overflow();
+    else if (strcmp(argv[1], "leak") == 0)
+      leak();
+    else if (strcmp(argv[1], "data_race") == 0)
+      data_race();
     else {
       fprintf(stderr, "unknown defect '%s'\n", argv[1]);
       return 2;

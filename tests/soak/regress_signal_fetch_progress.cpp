@@ -18,7 +18,8 @@ static long g_landing;
 
 static void on_alarm(int) {
   static const char msg[] =
-      "regress_signal_fetch: PE 1 polled shmem_signal_fetch for 30 s: PE 0's shmem_long_g from PE 1 never "
+      "regress_signal_fetch: PE 1 polled shmem_signal_fetch for 30 s: PE 0's shmem_long_g from PE "
+      "1 never "
       "completed, so its put_signal never came\n";
   (void)!write(1, msg, sizeof msg - 1);
   _exit(1);
@@ -39,9 +40,11 @@ int main(int argc, char** argv) {
     std::signal(SIGALRM, on_alarm);
     alarm(30);
     if (poll_with_test) {
-      while (shmem_uint64_test(&g_signal, SHMEM_CMP_NE, 0) == 0) {}
+      while (shmem_uint64_test(&g_signal, SHMEM_CMP_NE, 0) == 0) {
+      }
     } else {
-      while (shmem_signal_fetch(&g_signal) == 0) {}
+      while (shmem_signal_fetch(&g_signal) == 0) {
+      }
     }
     alarm(0);
     std::printf("regress_signal_fetch: PE 1 got the signal polling with %s, value %ld\n",

@@ -26,8 +26,8 @@
 namespace soak {
 namespace {
 
-constexpr int kCounters = 6;                          // per PE
-constexpr int kMaxOps = 8;                            // per PE per round
+constexpr int kCounters = 6;  // per PE
+constexpr int kMaxOps = 8;    // per PE per round
 // Memory around the counters that no AMO may touch: the other half of a lone 32-bit counter's
 // word, and the spare word of a pair of 32-bit counters packed into one word.
 constexpr std::uint32_t kHighSentinel = 0x5eadbeefu;
@@ -91,12 +91,22 @@ class AmoComponent final : public Component {
       const std::uint64_t bits = assignable_bits(c);
       switch (c.kind) {
         case swap_chain:
-        case cas_once: c.init = top | r.below(1 << 16); break;  // tags never set the top bit
-        case and_chain: c.init = (r.next() | bits) & c.mask(); break;
+        case cas_once:
+          c.init = top | r.below(1 << 16);
+          break;  // tags never set the top bit
+        case and_chain:
+          c.init = (r.next() | bits) & c.mask();
+          break;
         case or_chain:
-        case or_mixed: c.init = r.next() & ~bits & c.mask(); break;
-        case xor_chain: c.init = r.next() & c.mask(); break;
-        default: c.init = r.below(1 << 20); break;
+        case or_mixed:
+          c.init = r.next() & ~bits & c.mask();
+          break;
+        case xor_chain:
+          c.init = r.next() & c.mask();
+          break;
+        default:
+          c.init = r.below(1 << 20);
+          break;
       }
     }
     for (int c = 0; c < kCounters; c += 2) {
@@ -126,16 +136,26 @@ class AmoComponent final : public Component {
       op.fetching = true;
       op.operand = 0;
       switch (k.kind) {
-        case add_mixed: op.fetching = r.percent(50); [[fallthrough]];
-        case add_chain: op.operand = static_cast<std::uint64_t>(r.between(1, 4096)); break;
-        case inc_mixed: op.fetching = r.percent(50); [[fallthrough]];
-        case inc_chain: op.operand = 1; break;
+        case add_mixed:
+          op.fetching = r.percent(50);
+          [[fallthrough]];
+        case add_chain:
+          op.operand = static_cast<std::uint64_t>(r.between(1, 4096));
+          break;
+        case inc_mixed:
+          op.fetching = r.percent(50);
+          [[fallthrough]];
+        case inc_chain:
+          op.operand = 1;
+          break;
         case swap_chain:
         case cas_once:
           op.operand = (static_cast<std::uint64_t>(pe + 1) << 8) |
                        static_cast<std::uint64_t>(&op - plan.data() + 1);
           break;
-        case cas_loop: op.operand = 1; break;
+        case cas_loop:
+          op.operand = 1;
+          break;
         default: {  // bitwise: the next of this PE's bits of the counter, if any is left
           int& used = bits_used[op.owner * kCounters + op.c];
           if (used >= bits_per_pe(k)) {
@@ -227,9 +247,15 @@ class AmoComponent final : public Component {
       switch (k.kind) {
         case add_mixed:
         case inc_mixed:
-        case or_mixed: check_mixed(k, modifying, final_value, what); break;
-        case cas_once: check_cas_once(k, modifying, final_value, what); break;
-        default: states = check_chain(k, modifying, final_value, what); break;
+        case or_mixed:
+          check_mixed(k, modifying, final_value, what);
+          break;
+        case cas_once:
+          check_cas_once(k, modifying, final_value, what);
+          break;
+        default:
+          states = check_chain(k, modifying, final_value, what);
+          break;
       }
       for (const Seen* s : reads) {
         bool ok = states.count(s->fetched) != 0;
@@ -347,7 +373,8 @@ class AmoComponent final : public Component {
         fetching([&] { return fetch_xor(ctx, dest, v, pe); },
                  [&] { fetch_xor_nbi(ctx, nbi_slot, dest, v, pe); });
         break;
-      case kKinds: break;
+      case kKinds:
+        break;
     }
   }
 
@@ -358,11 +385,16 @@ class AmoComponent final : public Component {
       switch (k.kind) {
         case add_chain:
         case inc_chain:
-        case cas_loop: return (state + s.op.operand) & k.mask();
-        case swap_chain: return s.op.operand;
-        case and_chain: return state & ~s.op.operand & k.mask();
-        case or_chain: return state | s.op.operand;
-        default: return (state ^ s.op.operand) & k.mask();  // xor_chain
+        case cas_loop:
+          return (state + s.op.operand) & k.mask();
+        case swap_chain:
+          return s.op.operand;
+        case and_chain:
+          return state & ~s.op.operand & k.mask();
+        case or_chain:
+          return state | s.op.operand;
+        default:
+          return (state ^ s.op.operand) & k.mask();  // xor_chain
       }
     };
     // Each state is produced once, so the operation that saw `state` is unique.

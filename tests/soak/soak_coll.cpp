@@ -117,7 +117,8 @@ std::uint64_t input(const Plan& p, int pe, std::size_t i) {
 
 std::uint64_t combine(const Plan& p, std::uint64_t a, std::uint64_t b) {
   switch (p.op) {
-    case sum_long: return a + b;
+    case sum_long:
+      return a + b;
     case sum_int:
       return static_cast<std::uint32_t>(static_cast<std::uint32_t>(a) +
                                         static_cast<std::uint32_t>(b));
@@ -129,11 +130,16 @@ std::uint64_t combine(const Plan& p, std::uint64_t a, std::uint64_t b) {
       std::memcpy(&a, &x, 8);
       return a;
     }
-    case max_long: return static_cast<std::int64_t>(a) > static_cast<std::int64_t>(b) ? a : b;
-    case min_long: return static_cast<std::int64_t>(a) < static_cast<std::int64_t>(b) ? a : b;
-    case and_ulong: return a & b;
-    case or_ulong: return a | b;
-    default: return a ^ b;
+    case max_long:
+      return static_cast<std::int64_t>(a) > static_cast<std::int64_t>(b) ? a : b;
+    case min_long:
+      return static_cast<std::int64_t>(a) < static_cast<std::int64_t>(b) ? a : b;
+    case and_ulong:
+      return a & b;
+    case or_ulong:
+      return a | b;
+    default:
+      return a ^ b;
   }
 }
 
@@ -162,11 +168,14 @@ std::size_t src_elems(const Plan& p, std::size_t team_size) {
   if (p.nelems == 0) return 0;
   switch (p.kind) {
     case collect_long:
-    case collect_mem: return collect_count(p, g_run.me);
+    case collect_mem:
+      return collect_count(p, g_run.me);
     case alltoall_long:
     case alltoall_mem:
-    case alltoalls_long: return (team_size * p.nelems - 1) * static_cast<std::size_t>(p.sst) + 1;
-    default: return p.nelems;
+    case alltoalls_long:
+      return (team_size * p.nelems - 1) * static_cast<std::size_t>(p.sst) + 1;
+    default:
+      return p.nelems;
   }
 }
 
@@ -203,14 +212,25 @@ Plan make_plan(int step) {
     case fcollect_long:
     case fcollect_mem:
     case alltoall_long:
-    case alltoall_mem: limit /= most; break;
-    case alltoalls_long: limit /= most * static_cast<std::size_t>(std::max(p.dst, p.sst)); break;
-    default: break;
+    case alltoall_mem:
+      limit /= most;
+      break;
+    case alltoalls_long:
+      limit /= most * static_cast<std::size_t>(std::max(p.dst, p.sst));
+      break;
+    default:
+      break;
   }
   switch (r.weighted({25, 55, 20})) {
-    case 0: p.nelems = r.below(5); break;
-    case 1: p.nelems = r.log_uniform(1, std::min<std::size_t>(limit, 300)); break;
-    default: p.nelems = r.log_uniform(1, limit); break;
+    case 0:
+      p.nelems = r.below(5);
+      break;
+    case 1:
+      p.nelems = r.log_uniform(1, std::min<std::size_t>(limit, 300));
+      break;
+    default:
+      p.nelems = r.log_uniform(1, limit);
+      break;
   }
   return p;
 }
@@ -297,33 +317,51 @@ int call(const Plan& p, shmem_team_t team, void* dst, const void* src) {
   const auto* us = static_cast<const unsigned long*>(src);
   const std::size_t n = p.nelems;
   switch (p.kind) {
-    case bcast_long: return shmem_long_broadcast(team, ld, ls, n, p.root);
-    case bcast_mem: return shmem_broadcastmem(team, dst, src, n, p.root);
-    case collect_long: return shmem_long_collect(team, ld, ls, collect_count(p, g_run.me));
-    case collect_mem: return shmem_collectmem(team, dst, src, collect_count(p, g_run.me));
-    case fcollect_long: return shmem_long_fcollect(team, ld, ls, n);
-    case fcollect_mem: return shmem_fcollectmem(team, dst, src, n);
-    case alltoall_long: return shmem_long_alltoall(team, ld, ls, n);
-    case alltoall_mem: return shmem_alltoallmem(team, dst, src, n);
-    case alltoalls_long: return shmem_long_alltoalls(team, ld, ls, p.dst, p.sst, n);
-    case inscan: return shmem_long_sum_inscan(team, ld, ls, n);
-    case exscan: return shmem_long_sum_exscan(team, ld, ls, n);
+    case bcast_long:
+      return shmem_long_broadcast(team, ld, ls, n, p.root);
+    case bcast_mem:
+      return shmem_broadcastmem(team, dst, src, n, p.root);
+    case collect_long:
+      return shmem_long_collect(team, ld, ls, collect_count(p, g_run.me));
+    case collect_mem:
+      return shmem_collectmem(team, dst, src, collect_count(p, g_run.me));
+    case fcollect_long:
+      return shmem_long_fcollect(team, ld, ls, n);
+    case fcollect_mem:
+      return shmem_fcollectmem(team, dst, src, n);
+    case alltoall_long:
+      return shmem_long_alltoall(team, ld, ls, n);
+    case alltoall_mem:
+      return shmem_alltoallmem(team, dst, src, n);
+    case alltoalls_long:
+      return shmem_long_alltoalls(team, ld, ls, p.dst, p.sst, n);
+    case inscan:
+      return shmem_long_sum_inscan(team, ld, ls, n);
+    case exscan:
+      return shmem_long_sum_exscan(team, ld, ls, n);
     case reduce:
       switch (p.op) {
-        case sum_long: return shmem_long_sum_reduce(team, ld, ls, n);
+        case sum_long:
+          return shmem_long_sum_reduce(team, ld, ls, n);
         case sum_int:
           return shmem_int_sum_reduce(team, static_cast<int*>(dst), static_cast<const int*>(src),
                                       n);
         case sum_double:
           return shmem_double_sum_reduce(team, static_cast<double*>(dst),
                                          static_cast<const double*>(src), n);
-        case max_long: return shmem_long_max_reduce(team, ld, ls, n);
-        case min_long: return shmem_long_min_reduce(team, ld, ls, n);
-        case and_ulong: return shmem_ulong_and_reduce(team, ud, us, n);
-        case or_ulong: return shmem_ulong_or_reduce(team, ud, us, n);
-        default: return shmem_ulong_xor_reduce(team, ud, us, n);
+        case max_long:
+          return shmem_long_max_reduce(team, ld, ls, n);
+        case min_long:
+          return shmem_long_min_reduce(team, ld, ls, n);
+        case and_ulong:
+          return shmem_ulong_and_reduce(team, ud, us, n);
+        case or_ulong:
+          return shmem_ulong_or_reduce(team, ud, us, n);
+        default:
+          return shmem_ulong_xor_reduce(team, ud, us, n);
       }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 

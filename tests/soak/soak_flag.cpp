@@ -84,14 +84,26 @@ class FlagComponent final : public Component {
                        else
                          shmem_ctx_putmem(ctx, dest, src, f.len, f.target);
                        switch (f.order) {
-                         case fence: shmem_fence(); break;
-                         case ctx_fence: shmem_ctx_fence(ctx); break;
-                         default: shmem_quiet(); break;
+                         case fence:
+                           shmem_fence();
+                           break;
+                         case ctx_fence:
+                           shmem_ctx_fence(ctx);
+                           break;
+                         default:
+                           shmem_quiet();
+                           break;
                        }
                        switch (f.flag) {
-                         case uint64_p: shmem_ctx_uint64_p(ctx, flag, tag, f.target); break;
-                         case atomic_set: amo_api::set(ctx, flag, tag, f.target); break;
-                         default: shmem_ctx_putmem(ctx, flag, &tag, sizeof tag, f.target); break;
+                         case uint64_p:
+                           shmem_ctx_uint64_p(ctx, flag, tag, f.target);
+                           break;
+                         case atomic_set:
+                           amo_api::set(ctx, flag, tag, f.target);
+                           break;
+                         default:
+                           shmem_ctx_putmem(ctx, flag, &tag, sizeof tag, f.target);
+                           break;
                        }
                      }});
     }

@@ -125,17 +125,32 @@ class GetComponent final : public Component {
     using namespace rma_api;
     const std::size_t n = g.len / g.elem;
     switch (g.method) {
-      case getmem: shmem_getmem(dest, src, g.len, g.target); break;
-      case ctx_getmem: shmem_ctx_getmem(ctx, dest, src, g.len, g.target); break;
-      case typed: with_type(g.elem, [&](auto t) { t.get(ctx, dest, src, n, g.target); }); break;
-      case sized: sized_get(g.elem, dest, src, n, g.target); break;
-      case single: with_type(g.elem, [&](auto t) { t.g(ctx, dest, src, g.target); }); break;
-      case getmem_nbi: shmem_getmem_nbi(dest, src, g.len, g.target); break;
-      case ctx_getmem_nbi: shmem_ctx_getmem_nbi(ctx, dest, src, g.len, g.target); break;
+      case getmem:
+        shmem_getmem(dest, src, g.len, g.target);
+        break;
+      case ctx_getmem:
+        shmem_ctx_getmem(ctx, dest, src, g.len, g.target);
+        break;
+      case typed:
+        with_type(g.elem, [&](auto t) { t.get(ctx, dest, src, n, g.target); });
+        break;
+      case sized:
+        sized_get(g.elem, dest, src, n, g.target);
+        break;
+      case single:
+        with_type(g.elem, [&](auto t) { t.g(ctx, dest, src, g.target); });
+        break;
+      case getmem_nbi:
+        shmem_getmem_nbi(dest, src, g.len, g.target);
+        break;
+      case ctx_getmem_nbi:
+        shmem_ctx_getmem_nbi(ctx, dest, src, g.len, g.target);
+        break;
       case typed_nbi:
         with_type(g.elem, [&](auto t) { t.get_nbi(ctx, dest, src, n, g.target); });
         break;
-      case kMethods: break;
+      case kMethods:
+        break;
     }
   }
 

@@ -127,9 +127,15 @@ void heap_round() {
     const int weights[] = {g_live.size() < kMaxLive ? 40 : 0, g_live.empty() ? 0 : 15,
                            g_live.empty() ? 0 : (g_live.size() >= kMaxLive ? 60 : 30)};
     switch (r.weighted(weights)) {
-      case 0: allocate(r); break;
-      case 1: reallocate(r); break;
-      default: release(r); break;
+      case 0:
+        allocate(r);
+        break;
+      case 1:
+        reallocate(r);
+        break;
+      default:
+        release(r);
+        break;
     }
   }
   // Every PE's copies are written: read pieces of them from other PEs.

@@ -117,17 +117,32 @@ class PutComponent final : public Component {
     using namespace rma_api;
     const std::size_t n = p.len / p.elem;
     switch (p.method) {
-      case putmem: shmem_putmem(dest, src, p.len, p.target); break;
-      case ctx_putmem: shmem_ctx_putmem(ctx, dest, src, p.len, p.target); break;
-      case typed: with_type(p.elem, [&](auto t) { t.put(ctx, dest, src, n, p.target); }); break;
-      case sized: sized_put(p.elem, dest, src, n, p.target); break;
-      case single: with_type(p.elem, [&](auto t) { t.p(ctx, dest, src, p.target); }); break;
-      case putmem_nbi: shmem_putmem_nbi(dest, src, p.len, p.target); break;
-      case ctx_putmem_nbi: shmem_ctx_putmem_nbi(ctx, dest, src, p.len, p.target); break;
+      case putmem:
+        shmem_putmem(dest, src, p.len, p.target);
+        break;
+      case ctx_putmem:
+        shmem_ctx_putmem(ctx, dest, src, p.len, p.target);
+        break;
+      case typed:
+        with_type(p.elem, [&](auto t) { t.put(ctx, dest, src, n, p.target); });
+        break;
+      case sized:
+        sized_put(p.elem, dest, src, n, p.target);
+        break;
+      case single:
+        with_type(p.elem, [&](auto t) { t.p(ctx, dest, src, p.target); });
+        break;
+      case putmem_nbi:
+        shmem_putmem_nbi(dest, src, p.len, p.target);
+        break;
+      case ctx_putmem_nbi:
+        shmem_ctx_putmem_nbi(ctx, dest, src, p.len, p.target);
+        break;
       case typed_nbi:
         with_type(p.elem, [&](auto t) { t.put_nbi(ctx, dest, src, n, p.target); });
         break;
-      case kMethods: break;
+      case kMethods:
+        break;
     }
   }
 

@@ -65,21 +65,39 @@ SOAK_RMA_TYPED(uint64, std::uint64_t)
 template <class F>
 void with_type(std::size_t elem, F&& f) {
   switch (elem) {
-    case 1: f(Typed<std::uint8_t>{}); break;
-    case 2: f(Typed<std::uint16_t>{}); break;
-    case 4: f(Typed<std::uint32_t>{}); break;
-    default: f(Typed<std::uint64_t>{}); break;
+    case 1:
+      f(Typed<std::uint8_t>{});
+      break;
+    case 2:
+      f(Typed<std::uint16_t>{});
+      break;
+    case 4:
+      f(Typed<std::uint32_t>{});
+      break;
+    default:
+      f(Typed<std::uint64_t>{});
+      break;
   }
 }
 
 // Sized forms: shmem_putSIZE / getSIZE / iputSIZE / igetSIZE for 1..16-byte elements.
-#define SOAK_SIZED(OP, ...)                      \
-  switch (elem) {                                \
-    case 1: shmem_##OP##8 __VA_ARGS__; break;    \
-    case 2: shmem_##OP##16 __VA_ARGS__; break;   \
-    case 4: shmem_##OP##32 __VA_ARGS__; break;   \
-    case 8: shmem_##OP##64 __VA_ARGS__; break;   \
-    default: shmem_##OP##128 __VA_ARGS__; break; \
+#define SOAK_SIZED(OP, ...)        \
+  switch (elem) {                  \
+    case 1:                        \
+      shmem_##OP##8 __VA_ARGS__;   \
+      break;                       \
+    case 2:                        \
+      shmem_##OP##16 __VA_ARGS__;  \
+      break;                       \
+    case 4:                        \
+      shmem_##OP##32 __VA_ARGS__;  \
+      break;                       \
+    case 8:                        \
+      shmem_##OP##64 __VA_ARGS__;  \
+      break;                       \
+    default:                       \
+      shmem_##OP##128 __VA_ARGS__; \
+      break;                       \
   }
 inline void sized_put(std::size_t elem, void* d, const void* s, std::size_t n, int pe) {
   SOAK_SIZED(put, (d, s, n, pe))

@@ -26,10 +26,18 @@ const char* Rounds::run(long round) {
   set_kind("round");
   Rng r = shared_rng("round");
   switch (r.weighted({70, 15, 8, 7})) {
-    case 0: mixed_round(); return "mixed";
-    case 1: coll_round(); return "coll";
-    case 2: team_round(); return "team";
-    default: heap_round(); return "heap";
+    case 0:
+      mixed_round();
+      return "mixed";
+    case 1:
+      coll_round();
+      return "coll";
+    case 2:
+      team_round();
+      return "team";
+    default:
+      heap_round();
+      return "heap";
   }
 }
 

@@ -126,7 +126,8 @@ class SignalComponent final : public Component {
                                          static_cast<const std::uint64_t*>(src), s.len / 8, sig,
                                          s.value, s.sig_op, s.target);
                  break;
-               case kMethods: break;
+               case kMethods:
+                 break;
              }
            }});
     }
@@ -205,15 +206,20 @@ class SignalComponent final : public Component {
     for (auto [pe, j] : sets) {
       std::uint64_t* word = set_words + pe * kOps + j;
       switch (w) {
-        case signal_wait_until: shmem_signal_wait_until(word, SHMEM_CMP_NE, 0); break;
-        case wait_until: shmem_uint64_wait_until(word, SHMEM_CMP_NE, 0); break;
+        case signal_wait_until:
+          shmem_signal_wait_until(word, SHMEM_CMP_NE, 0);
+          break;
+        case wait_until:
+          shmem_uint64_wait_until(word, SHMEM_CMP_NE, 0);
+          break;
         case test_loop:
           while (shmem_uint64_test(word, SHMEM_CMP_NE, 0) == 0) sched_yield();
           break;
         case fetch_loop:
           while (shmem_signal_fetch(word) == 0) sched_yield();
           break;
-        default: break;  // already waited for above
+        default:
+          break;  // already waited for above
       }
       if (w != wait_until_any && w != wait_until_some) check_set(pe, j, kWaitNames[w]);
     }

@@ -169,7 +169,8 @@ class StridedComponent final : public Component {
           t.ibget(ctx, dest, src, s.dst, s.sst, s.bsize, s.nelems, s.target);
         });
         break;
-      case kKinds: break;
+      case kKinds:
+        break;
     }
   }
 

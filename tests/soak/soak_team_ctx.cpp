@@ -113,7 +113,9 @@ class TeamCtxComponent final : public Component {
                                                 static_cast<const std::uint64_t*>(src), t.len / 8,
                                                 t.team_target);
                            break;
-                         default: amo_api::add(ctx, counter, t.amount, t.team_target); break;
+                         default:
+                           amo_api::add(ctx, counter, t.amount, t.team_target);
+                           break;
                        }
                      }});
     }

@@ -71,11 +71,21 @@ void split_strided(Rng& r) {
   // end, or from the high end downwards), now and then any stride, or a zero stride.
   int stride = 1;
   switch (r.weighted({45, 20, 15, 12, 8})) {
-    case 0: stride = 1; break;
-    case 1: stride = 2; break;
-    case 2: stride = -static_cast<int>(r.between(1, 2)); break;
-    case 3: stride = static_cast<int>(r.between(1, std::max(1, m - 1))); break;
-    default: stride = 0; break;
+    case 0:
+      stride = 1;
+      break;
+    case 1:
+      stride = 2;
+      break;
+    case 2:
+      stride = -static_cast<int>(r.between(1, 2));
+      break;
+    case 3:
+      stride = static_cast<int>(r.between(1, std::max(1, m - 1)));
+      break;
+    default:
+      stride = 0;
+      break;
   }
   const int half = std::max(1, m / 2);
   const int start = stride >= 0
@@ -195,11 +205,21 @@ void team_round() {
     const int weights[] = {live < kMaxSlots ? 30 : 0, live + 1 < kMaxSlots ? 15 : 0,
                            live > 1 ? (live + 2 >= kMaxSlots ? 60 : 25) : 0, 20, 10};
     switch (r.weighted(weights)) {
-      case 0: split_strided(r); break;
-      case 1: split_2d(r); break;
-      case 2: destroy_team(r); break;
-      case 3: toggle_team_ctxs(r); break;
-      default: toggle_world_ctx(); break;
+      case 0:
+        split_strided(r);
+        break;
+      case 1:
+        split_2d(r);
+        break;
+      case 2:
+        destroy_team(r);
+        break;
+      case 3:
+        toggle_team_ctxs(r);
+        break;
+      default:
+        toggle_world_ctx();
+        break;
     }
   }
 }

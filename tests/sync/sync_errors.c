@@ -36,8 +36,10 @@ int main(int argc, char **argv) {
   shmem_barrier_all();
   if (strcmp(which, "after_finalize") == 0) {
     shmem_finalize();
-    if (me == bad_pe) (void)shmem_int_test(&ints[0], SHMEM_CMP_EQ, 0);
-    else return 0;
+    if (me == bad_pe)
+      (void)shmem_int_test(&ints[0], SHMEM_CMP_EQ, 0);
+    else
+      return 0;
     puts("UNREACHABLE");
     return 0;
   }

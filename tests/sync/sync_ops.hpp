@@ -40,14 +40,13 @@ struct SyncOps {
   void (*atomic_set)(T*, T, int);
 };
 
-#define SHOAL_SYNC_OPS(TN, T)                                                                 \
-  f(SyncOps<T>{#TN, shmem_##TN##_wait_until, shmem_##TN##_test, shmem_##TN##_wait_until_all,  \
-               shmem_##TN##_wait_until_any, shmem_##TN##_wait_until_some,                     \
-               shmem_##TN##_wait_until_all_vector, shmem_##TN##_wait_until_any_vector,        \
-               shmem_##TN##_wait_until_some_vector, shmem_##TN##_test_all,                    \
-               shmem_##TN##_test_any, shmem_##TN##_test_some, shmem_##TN##_test_all_vector,   \
-               shmem_##TN##_test_any_vector, shmem_##TN##_test_some_vector,                   \
-               shmem_##TN##_atomic_set});
+#define SHOAL_SYNC_OPS(TN, T)                                                                      \
+  f(SyncOps<T>{#TN, shmem_##TN##_wait_until, shmem_##TN##_test, shmem_##TN##_wait_until_all,       \
+               shmem_##TN##_wait_until_any, shmem_##TN##_wait_until_some,                          \
+               shmem_##TN##_wait_until_all_vector, shmem_##TN##_wait_until_any_vector,             \
+               shmem_##TN##_wait_until_some_vector, shmem_##TN##_test_all, shmem_##TN##_test_any,  \
+               shmem_##TN##_test_some, shmem_##TN##_test_all_vector, shmem_##TN##_test_any_vector, \
+               shmem_##TN##_test_some_vector, shmem_##TN##_atomic_set});
 
 template <class F>
 void for_each_sync_type(F&& f) {
@@ -66,11 +65,11 @@ struct PutSignalForm {
   PutSignalFn fn;
 };
 
-#define SHOAL_PS_FORM(NAME, ELEM, CALL, DT, ST)                                                \
-  forms.push_back({NAME, ELEM, [](void* d, const void* s, std::size_t n, std::uint64_t* sa,     \
-                                  std::uint64_t sv, int op, int pe) {                          \
-                     CALL(static_cast<DT*>(d), static_cast<const ST*>(s), n, sa, sv, op, pe);   \
-                   }});
+#define SHOAL_PS_FORM(NAME, ELEM, CALL, DT, ST)                                               \
+  forms.push_back(                                                                            \
+      {NAME, ELEM,                                                                            \
+       [](void* d, const void* s, std::size_t n, std::uint64_t* sa, std::uint64_t sv, int op, \
+          int pe) { CALL(static_cast<DT*>(d), static_cast<const ST*>(s), n, sa, sv, op, pe); }});
 #define SHOAL_CTX_ARG(fn) [](auto... a) { fn(SHMEM_CTX_DEFAULT, a...); }
 #define SHOAL_PS_TYPED(TN, T)                                                                 \
   SHOAL_PS_FORM("shmem_" #TN "_put_signal", sizeof(T), shmem_##TN##_put_signal, T, T)         \

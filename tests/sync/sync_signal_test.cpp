@@ -80,8 +80,10 @@ void signal_ring(const PutSignalForm& form, Buffers& buf, const Placement& where
       ADD_FAILURE() << "round " << r << " (" << len << " bytes, sig_op " << op << "): signal seen "
                     << "but " << stale << " data bytes stale";
     EXPECT_EQ(shmem_signal_fetch(sig), static_cast<std::uint64_t>(r));
-    if (r % 2) shmem_signal_set(ack, r, left());
-    else shmem_ctx_signal_set(SHMEM_CTX_DEFAULT, ack, r, left());
+    if (r % 2)
+      shmem_signal_set(ack, r, left());
+    else
+      shmem_ctx_signal_set(SHMEM_CTX_DEFAULT, ack, r, left());
     shmem_signal_wait_until(ack, SHMEM_CMP_GE, r);
   }
   EXPECT_EQ(bad_rounds, 0);
@@ -139,15 +141,17 @@ TEST(PutSignal, AllToOneAdd) {
     shmem_barrier_all();
     for (std::size_t i = 0; i < chunk; ++i) src[i] = pattern(me(), i, r);
     unsigned char* mine = area + static_cast<std::size_t>(me()) * chunk;
-    if (r % 2) shmem_putmem_signal(mine, src.data(), chunk, sig, 1, SHMEM_SIGNAL_ADD, 0);
-    else shmem_ctx_putmem_signal_nbi(SHMEM_CTX_DEFAULT, mine, src.data(), chunk, sig, 1,
-                                     SHMEM_SIGNAL_ADD, 0);
+    if (r % 2)
+      shmem_putmem_signal(mine, src.data(), chunk, sig, 1, SHMEM_SIGNAL_ADD, 0);
+    else
+      shmem_ctx_putmem_signal_nbi(SHMEM_CTX_DEFAULT, mine, src.data(), chunk, sig, 1,
+                                  SHMEM_SIGNAL_ADD, 0);
     if (me() == 0) {
       EXPECT_EQ(shmem_signal_wait_until(sig, SHMEM_CMP_GE, static_cast<std::uint64_t>(npes())),
                 static_cast<std::uint64_t>(npes()));
       for (int pe = 0; pe < npes(); ++pe)
-        EXPECT_TRUE(check_range(where.name(), area + static_cast<std::size_t>(pe) * chunk, 0,
-                                chunk, [&](std::size_t i) { return pattern(pe, i, r); }))
+        EXPECT_TRUE(check_range(where.name(), area + static_cast<std::size_t>(pe) * chunk, 0, chunk,
+                                [&](std::size_t i) { return pattern(pe, i, r); }))
             << "chunk of PE " << pe << ", round " << r;
     }
     shmem_quiet();  // the nbi source buffer is reused next round
@@ -164,15 +168,19 @@ TEST(Signal, SetAddFetch) {
     std::uint64_t* sig = buf.sig(where);
     *sig = 99;
     shmem_barrier_all();
-    if (me() % 2) shmem_signal_set(sig, 1000 + me(), right());
-    else shmem_ctx_signal_set(SHMEM_CTX_DEFAULT, sig, 1000 + me(), right());
+    if (me() % 2)
+      shmem_signal_set(sig, 1000 + me(), right());
+    else
+      shmem_ctx_signal_set(SHMEM_CTX_DEFAULT, sig, 1000 + me(), right());
     shmem_barrier_all();
     EXPECT_EQ(shmem_signal_fetch(sig), static_cast<std::uint64_t>(1000 + left())) << where.name();
     shmem_barrier_all();
     *sig = 0;
     shmem_barrier_all();
-    if (me() % 2) shmem_signal_add(sig, me() + 1, 0);
-    else shmem_ctx_signal_add(SHMEM_CTX_DEFAULT, sig, me() + 1, 0);
+    if (me() % 2)
+      shmem_signal_add(sig, me() + 1, 0);
+    else
+      shmem_ctx_signal_add(SHMEM_CTX_DEFAULT, sig, me() + 1, 0);
     if (me() == 0) {
       const std::uint64_t total = static_cast<std::uint64_t>(n) * (n + 1) / 2;
       EXPECT_EQ(shmem_signal_wait_until(sig, SHMEM_CMP_EQ, total), total);
@@ -192,8 +200,10 @@ TEST(Signal, AtomicWithAmos) {
   shmem_barrier_all();
   constexpr int kIters = 200;
   for (int i = 0; i < kIters; ++i) {
-    if (i % 2) shmem_signal_add(sig, 1, 0);
-    else shmem_uint64_atomic_add(sig, 1, 0);
+    if (i % 2)
+      shmem_signal_add(sig, 1, 0);
+    else
+      shmem_uint64_atomic_add(sig, 1, 0);
   }
   if (me() == 0) {
     const std::uint64_t total = static_cast<std::uint64_t>(kIters) * npes();

@@ -25,12 +25,18 @@ const int kCmps[] = {SHMEM_CMP_EQ, SHMEM_CMP_NE, SHMEM_CMP_GT,
 template <class T>
 bool model(T v, int cmp, T ref) {
   switch (cmp) {
-    case SHMEM_CMP_EQ: return v == ref;
-    case SHMEM_CMP_NE: return v != ref;
-    case SHMEM_CMP_GT: return v > ref;
-    case SHMEM_CMP_GE: return v >= ref;
-    case SHMEM_CMP_LT: return v < ref;
-    case SHMEM_CMP_LE: return v <= ref;
+    case SHMEM_CMP_EQ:
+      return v == ref;
+    case SHMEM_CMP_NE:
+      return v != ref;
+    case SHMEM_CMP_GT:
+      return v > ref;
+    case SHMEM_CMP_GE:
+      return v >= ref;
+    case SHMEM_CMP_LT:
+      return v < ref;
+    case SHMEM_CMP_LE:
+      return v <= ref;
   }
   return false;
 }
@@ -38,7 +44,7 @@ bool model(T v, int cmp, T ref) {
 template <class T>
 std::vector<T> boundary_values() {
   using L = std::numeric_limits<T>;
-  std::vector<T> v = {L::min(), static_cast<T>(L::min() + 1), static_cast<T>(0),
+  std::vector<T> v = {L::min(),          static_cast<T>(L::min() + 1), static_cast<T>(0),
                       static_cast<T>(1), static_cast<T>(L::max() - 1), L::max()};
   if constexpr (std::is_signed_v<T>) v.push_back(static_cast<T>(-1));
   return v;
@@ -63,8 +69,8 @@ TEST(SyncLocal, EveryCmpOnBoundaryValues) {
           const int want = model(v, cmp, ref) ? 1 : 0;
           const int got = ops.test(var.get(), cmp, ref);
           if (got != want && bad++ < 5)
-            ADD_FAILURE() << "shmem_" << ops.name << "_test(" << show(v) << ", cmp " << cmp
-                          << ", " << show(ref) << ") returned " << got;
+            ADD_FAILURE() << "shmem_" << ops.name << "_test(" << show(v) << ", cmp " << cmp << ", "
+                          << show(ref) << ") returned " << got;
           if (want) ops.wait_until(var.get(), cmp, ref);  // must not block
         }
     EXPECT_EQ(bad, 0) << ops.name;
@@ -100,36 +106,42 @@ TEST(SyncLocal, ArrayFormsMatchModel) {
         bool all = true;
         for (std::size_t i = 0; i < n; ++i)
           if (in(i)) {
-            if (sat(i)) want.insert(i);
-            else all = false;
+            if (sat(i))
+              want.insert(i);
+            else
+              all = false;
           }
         std::vector<std::size_t> idx(n, 999);
         const int test_all = vector ? ops.test_all_vector(ivars.get(), n, st, cmp, refs.data())
                                     : ops.test_all(ivars.get(), n, st, cmp, ref);
         EXPECT_EQ(test_all, all ? 1 : 0) << "test_all, vector " << vector;
-        const std::size_t some = vector ? ops.test_some_vector(ivars.get(), n, idx.data(), st, cmp,
-                                                               refs.data())
-                                        : ops.test_some(ivars.get(), n, idx.data(), st, cmp, ref);
+        const std::size_t some =
+            vector ? ops.test_some_vector(ivars.get(), n, idx.data(), st, cmp, refs.data())
+                   : ops.test_some(ivars.get(), n, idx.data(), st, cmp, ref);
         EXPECT_EQ(std::set<std::size_t>(idx.begin(), idx.begin() + std::min(some, n)), want)
             << "test_some, vector " << vector;
         EXPECT_EQ(some, want.size());
         const std::size_t any = vector ? ops.test_any_vector(ivars.get(), n, st, cmp, refs.data())
                                        : ops.test_any(ivars.get(), n, st, cmp, ref);
-        if (want.empty()) EXPECT_EQ(any, SIZE_MAX) << "test_any, vector " << vector;
-        else EXPECT_TRUE(want.count(any)) << "test_any returned " << any;
+        if (want.empty())
+          EXPECT_EQ(any, SIZE_MAX) << "test_any, vector " << vector;
+        else
+          EXPECT_TRUE(want.count(any)) << "test_any returned " << any;
         // The waiting forms return at once when they can.
         if (all) {
           vector ? ops.wait_until_all_vector(ivars.get(), n, st, cmp, refs.data())
                  : ops.wait_until_all(ivars.get(), n, st, cmp, ref);
         }
-        const bool empty_set =
-            st != nullptr && std::all_of(status.begin(), status.end(), [](int s) { return s != 0; });
+        const bool empty_set = st != nullptr && std::all_of(status.begin(), status.end(),
+                                                            [](int s) { return s != 0; });
         if (!want.empty() || empty_set) {
-          const std::size_t wany = vector ? ops.wait_until_any_vector(ivars.get(), n, st, cmp,
-                                                                      refs.data())
-                                          : ops.wait_until_any(ivars.get(), n, st, cmp, ref);
-          if (empty_set) EXPECT_EQ(wany, SIZE_MAX) << "wait_until_any on an empty set";
-          else EXPECT_TRUE(want.count(wany)) << "wait_until_any returned " << wany;
+          const std::size_t wany =
+              vector ? ops.wait_until_any_vector(ivars.get(), n, st, cmp, refs.data())
+                     : ops.wait_until_any(ivars.get(), n, st, cmp, ref);
+          if (empty_set)
+            EXPECT_EQ(wany, SIZE_MAX) << "wait_until_any on an empty set";
+          else
+            EXPECT_TRUE(want.count(wany)) << "wait_until_any returned " << wany;
           std::fill(idx.begin(), idx.end(), 999);
           const std::size_t wsome =
               vector ? ops.wait_until_some_vector(ivars.get(), n, idx.data(), st, cmp, refs.data())
@@ -196,14 +208,22 @@ const Form kForms[] = {Form::wait_until, Form::test,     Form::all,      Form::a
                        Form::some,       Form::test_all, Form::test_any, Form::test_some};
 const char* form_name(Form f) {
   switch (f) {
-    case Form::wait_until: return "wait_until";
-    case Form::test: return "test";
-    case Form::all: return "wait_until_all";
-    case Form::any: return "wait_until_any";
-    case Form::some: return "wait_until_some";
-    case Form::test_all: return "test_all";
-    case Form::test_any: return "test_any";
-    case Form::test_some: return "test_some";
+    case Form::wait_until:
+      return "wait_until";
+    case Form::test:
+      return "test";
+    case Form::all:
+      return "wait_until_all";
+    case Form::any:
+      return "wait_until_any";
+    case Form::some:
+      return "wait_until_some";
+    case Form::test_all:
+      return "test_all";
+    case Form::test_any:
+      return "test_any";
+    case Form::test_some:
+      return "test_some";
   }
   return "?";
 }
@@ -232,8 +252,8 @@ void remote_round(const Ops& ops, Form form, bool vector, int cmp, unsigned seed
   std::vector<int> status(slots, 0);
   status[slots - 1] = status[slots - 2] = 1;
   const std::size_t written = slots - 2;
-  SCOPED_TRACE(std::string(ops.name) + " " + form_name(form) + (vector ? "_vector" : "") +
-               " cmp " + std::to_string(cmp));
+  SCOPED_TRACE(std::string(ops.name) + " " + form_name(form) + (vector ? "_vector" : "") + " cmp " +
+               std::to_string(cmp));
   shmem_barrier_all();
 
   if (me() == 0) {
@@ -318,10 +338,10 @@ void remote_round(const Ops& ops, Form form, bool vector, int cmp, unsigned seed
         while (found < written) {
           const std::size_t k =
               form == Form::some
-                  ? (vector ? ops.wait_until_some_vector(ivars.get(), slots, idx.data(), st.data(),
-                                                         cmp, vals)
-                            : ops.wait_until_some(ivars.get(), slots, idx.data(), st.data(), cmp,
-                                                  ref))
+                  ? (vector
+                         ? ops.wait_until_some_vector(ivars.get(), slots, idx.data(), st.data(),
+                                                      cmp, vals)
+                         : ops.wait_until_some(ivars.get(), slots, idx.data(), st.data(), cmp, ref))
                   : (vector ? ops.test_some_vector(ivars.get(), slots, idx.data(), st.data(), cmp,
                                                    vals)
                             : ops.test_some(ivars.get(), slots, idx.data(), st.data(), cmp, ref));
@@ -337,9 +357,9 @@ void remote_round(const Ops& ops, Form form, bool vector, int cmp, unsigned seed
     // Afterwards the tests see every update.
     std::vector<std::size_t> idx2(slots);
     EXPECT_EQ(ops.test_all_vector(ivars.get(), slots, status.data(), cmp, refs.data()), 1);
-    EXPECT_EQ(ops.test_some_vector(ivars.get(), slots, idx2.data(), status.data(), cmp,
-                                   refs.data()),
-              written);
+    EXPECT_EQ(
+        ops.test_some_vector(ivars.get(), slots, idx2.data(), status.data(), cmp, refs.data()),
+        written);
   }
   shmem_barrier_all();
 }
@@ -376,11 +396,15 @@ TEST(SyncRemote, PutFenceFlagNeverStale) {
   for (long r = 1; r <= 200; ++r) {
     const std::size_t sz = sizes[r % 6];
     for (std::size_t i = 0; i < sz; ++i) src[i] = static_cast<unsigned char>(me() * 31 + i + r);
-    if (r % 2) shmem_putmem(data.get(), src.data(), sz, right());
-    else shmem_putmem_nbi(data.get(), src.data(), sz, right());
+    if (r % 2)
+      shmem_putmem(data.get(), src.data(), sz, right());
+    else
+      shmem_putmem_nbi(data.get(), src.data(), sz, right());
     shmem_fence();
-    if (r % 3) shmem_long_p(&flags[0], r, right());
-    else shmem_long_atomic_set(&flags[0], r, right());
+    if (r % 3)
+      shmem_long_p(&flags[0], r, right());
+    else
+      shmem_long_atomic_set(&flags[0], r, right());
     shmem_long_wait_until(&flags[0], SHMEM_CMP_EQ, r);
     std::size_t bad = 0;
     for (std::size_t i = 0; i < sz; ++i)

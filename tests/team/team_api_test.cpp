@@ -21,25 +21,25 @@ struct Triplet {
 };
 
 std::string str(const Triplet& t) {
-  return "(start " + std::to_string(t.start) + ", stride " + std::to_string(t.stride) +
-         ", size " + std::to_string(t.size) + ")";
+  return "(start " + std::to_string(t.start) + ", stride " + std::to_string(t.stride) + ", size " +
+         std::to_string(t.size) + ")";
 }
 
 // Valid triplets over a parent of n PEs, negative and zero strides included.
 std::vector<Triplet> valid_triplets(int n) {
   const std::vector<Triplet> all{
-      {0, 1, n},                  // everyone
-      {0, 2, (n + 1) / 2},        // evens
-      {1, 2, n / 2},              // odds
-      {n - 1, -1, n},             // everyone, reversed
-      {n - 1, -2, (n + 1) / 2},   // every other PE from the top, descending
+      {0, 1, n},                 // everyone
+      {0, 2, (n + 1) / 2},       // evens
+      {1, 2, n / 2},             // odds
+      {n - 1, -1, n},            // everyone, reversed
+      {n - 1, -2, (n + 1) / 2},  // every other PE from the top, descending
       {n - 2, -3, (n - 2) / 3 + 1},
       {0, 3, (n + 2) / 3},
-      {n / 2, 1, n - n / 2},      // upper half
-      {1, 1, n - 2},              // all but the ends
-      {n - 1, 0, 1},              // stride 0 with size 1
+      {n / 2, 1, n - n / 2},  // upper half
+      {1, 1, n - 2},          // all but the ends
+      {n - 1, 0, 1},          // stride 0 with size 1
       {0, 1, 1},
-      {1, 1000, 1},               // a stride far past the parent, size 1
+      {1, 1000, 1},  // a stride far past the parent, size 1
       {n - 1, -1000, 1},
   };
   std::vector<Triplet> out;
@@ -51,14 +51,14 @@ std::vector<Triplet> valid_triplets(int n) {
 // Triplets the specification calls invalid: the split must fail on every PE of the parent.
 std::vector<Triplet> invalid_triplets(int n) {
   return {
-      {0, 1, n + 1},     // larger than the parent
-      {0, 2, n},         // runs past the last PE (n >= 2), or larger than the parent (n = 1)
-      {n, 1, 1},         // start past the last PE
-      {-1, 1, 1},        // negative start
-      {0, 1, 0},         // empty
-      {0, 1, -3},        // negative size
-      {0, -1, 2},        // descends below PE 0
-      {n - 1, 1, 2},     // one past the end
+      {0, 1, n + 1},  // larger than the parent
+      {0, 2, n},      // runs past the last PE (n >= 2), or larger than the parent (n = 1)
+      {n, 1, 1},      // start past the last PE
+      {-1, 1, 1},     // negative start
+      {0, 1, 0},      // empty
+      {0, 1, -3},     // negative size
+      {0, -1, 2},     // descends below PE 0
+      {n - 1, 1, 2},  // one past the end
   };
 }
 
@@ -75,9 +75,9 @@ shmem_team_t split_and_check(shmem_team_t parent, const std::vector<int>& parent
   return out;
 }
 
-long g_ident;        // symmetric: 1000 + world PE
-long g_box[4];       // symmetric: mailboxes of the context tests
-long g_counter;      // symmetric: AMO target
+long g_ident;    // symmetric: 1000 + world PE
+long g_box[4];   // symmetric: mailboxes of the context tests
+long g_counter;  // symmetric: AMO target
 
 }  // namespace
 
@@ -98,8 +98,8 @@ TEST(TeamQueries, PredefinedTeams) {
   EXPECT_EQ(shmem_team_translate_pe(SHMEM_TEAM_SHARED, shared_me, SHMEM_TEAM_WORLD), me());
   if (shared_memory_enabled()) {
     EXPECT_EQ(shared_n, static_cast<int>(my_host.size()));
-    EXPECT_EQ(shared_me, static_cast<int>(std::find(my_host.begin(), my_host.end(), me()) -
-                                          my_host.begin()));
+    EXPECT_EQ(shared_me,
+              static_cast<int>(std::find(my_host.begin(), my_host.end(), me()) - my_host.begin()));
     EXPECT_TRUE(team_matches(SHMEM_TEAM_SHARED, my_host));
   }
   for (int p = 0; p < shared_n; ++p) {
@@ -254,8 +254,8 @@ TEST(TeamSplitStrided, InvalidTripletsFailEverywhere) {
     if (valid_triplet(n, t.start, t.stride, t.size)) continue;  // not invalid at this PE count
     SCOPED_TRACE("triplet " + str(t));
     shmem_team_t team = SHMEM_TEAM_WORLD;
-    const int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, t.start, t.stride, t.size, nullptr,
-                                            0, &team);
+    const int rc =
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, t.start, t.stride, t.size, nullptr, 0, &team);
     EXPECT_NE(rc, 0);
     EXPECT_EQ(team, SHMEM_TEAM_INVALID);
     EXPECT_EQ(sum_over_pes(rc != 0 ? 1 : 0), n) << "the failure must be reported on every PE";
@@ -343,12 +343,11 @@ TEST(TeamConfig, GetConfigReturnsWhatTheSplitAskedFor) {
   const int n = npes();
   shmem_team_config_t cfg{};
   cfg.num_contexts = 4;
-  shmem_team_t with = split_and_check(SHMEM_TEAM_WORLD, world_list(), {0, 1, n}, &cfg,
-                                      SHMEM_TEAM_NUM_CONTEXTS);
+  shmem_team_t with =
+      split_and_check(SHMEM_TEAM_WORLD, world_list(), {0, 1, n}, &cfg, SHMEM_TEAM_NUM_CONTEXTS);
   // A mask of 0 ignores the structure: the default (0 contexts) applies.
   cfg.num_contexts = 9;
-  shmem_team_t without =
-      split_and_check(SHMEM_TEAM_WORLD, world_list(), {n - 1, -1, n}, &cfg, 0);
+  shmem_team_t without = split_and_check(SHMEM_TEAM_WORLD, world_list(), {n - 1, -1, n}, &cfg, 0);
   shmem_team_t null_cfg = split_and_check(SHMEM_TEAM_WORLD, world_list(), {0, 1, n}, nullptr, 0);
 
   shmem_team_config_t got{};
@@ -385,7 +384,8 @@ TEST(TeamCtx, TeamRelativeNumbering) {
       shmem_barrier_all();
       shmem_team_config_t cfg{};
       cfg.num_contexts = 2;
-      shmem_team_t t = split_and_check(SHMEM_TEAM_WORLD, world, shape, &cfg, SHMEM_TEAM_NUM_CONTEXTS);
+      shmem_team_t t =
+          split_and_check(SHMEM_TEAM_WORLD, world, shape, &cfg, SHMEM_TEAM_NUM_CONTEXTS);
       if (t != SHMEM_TEAM_INVALID) {
         const int tn = shmem_team_n_pes(t), tk = shmem_team_my_pe(t);
         const int next = (tk + 1) % tn, prev = (tk + tn - 1) % tn;
@@ -435,8 +435,8 @@ TEST(TeamCtx, DestroyTeamWithLiveShareableContext) {
     shmem_team_config_t cfg{};
     cfg.num_contexts = 1;
     shmem_team_t t = SHMEM_TEAM_INVALID;
-    ASSERT_EQ(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, &cfg, SHMEM_TEAM_NUM_CONTEXTS, &t),
-              0);
+    ASSERT_EQ(
+        shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, &cfg, SHMEM_TEAM_NUM_CONTEXTS, &t), 0);
     shmem_ctx_t ctx = SHMEM_CTX_INVALID;
     ASSERT_EQ(shmem_team_create_ctx(t, 0, &ctx), 0);
     g_box[2] = -1;
@@ -457,7 +457,8 @@ TEST(TeamPtr, SplitTeams) {
   *heap = 5000 + me();
   g_ident = 1000 + me();
   shmem_barrier_all();
-  for (const Triplet& shape : {Triplet{n - 1, -1, n}, Triplet{1, 2, n / 2}, Triplet{0, 3, (n + 2) / 3}}) {
+  for (const Triplet& shape :
+       {Triplet{n - 1, -1, n}, Triplet{1, 2, n / 2}, Triplet{0, 3, (n + 2) / 3}}) {
     if (!valid_triplet(n, shape.start, shape.stride, shape.size)) continue;
     SCOPED_TRACE("team " + str(shape));
     shmem_team_t t = split_and_check(SHMEM_TEAM_WORLD, world_list(), shape);

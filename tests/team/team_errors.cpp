@@ -1,8 +1,8 @@
 // Misuse of team handles, one case per run (argv[1]); every PE makes the same call. The
-// specification leaves these undefined; Shoal reports them. tests/cmake/expect_job.cmake runs a case and
-// checks the outcome: either the call returns an error code on every PE after a message naming
-// the routine (mode "return": this program then exits 0 if every PE got the documented value),
-// or the job ends promptly, non-zero, with such a message (mode "fatal": a PE printing
+// specification leaves these undefined; Shoal reports them. tests/cmake/expect_job.cmake runs a
+// case and checks the outcome: either the call returns an error code on every PE after a message
+// naming the routine (mode "return": this program then exits 0 if every PE got the documented
+// value), or the job ends promptly, non-zero, with such a message (mode "fatal": a PE printing
 // "RETURNED" went on after the error).
 #include <shmem.h>
 
@@ -80,15 +80,12 @@ int main(int argc, char** argv) {
     shmem_team_t t = destroyed_team();
     shmem_team_destroy(t);
     ok = returned("shmem_team_destroy(destroyed)", 0, true);
-    ok &= returned("shmem_team_sync(WORLD) afterwards", shmem_team_sync(SHMEM_TEAM_WORLD),
-                   true);
+    ok &= returned("shmem_team_sync(WORLD) afterwards", shmem_team_sync(SHMEM_TEAM_WORLD), true);
   } else if (c == "destroy_world") {
     shmem_team_destroy(SHMEM_TEAM_WORLD);
     const int n = shmem_team_n_pes(SHMEM_TEAM_WORLD);
-    ok = returned("shmem_team_n_pes(WORLD) after shmem_team_destroy(WORLD)", n,
-                  n == shmem_n_pes());
-    ok &= returned("shmem_team_sync(WORLD) afterwards", shmem_team_sync(SHMEM_TEAM_WORLD),
-                   true);
+    ok = returned("shmem_team_n_pes(WORLD) after shmem_team_destroy(WORLD)", n, n == shmem_n_pes());
+    ok &= returned("shmem_team_sync(WORLD) afterwards", shmem_team_sync(SHMEM_TEAM_WORLD), true);
   } else {
     std::fprintf(stderr, "unknown case %s\n", c.c_str());
     shmem_global_exit(2);

@@ -24,8 +24,9 @@ struct Shape {
 
 // A few shapes valid at every PE count (falling back to the whole world).
 Shape shape(int i, int n) {
-  const Shape all[] = {{0, 1, n}, {n - 1, -1, n}, {0, 2, (n + 1) / 2}, {1, 2, n / 2},
-                       {n / 2, 1, n - n / 2}, {n - 1, 0, 1}, {0, 3, (n + 2) / 3}};
+  const Shape all[] = {{0, 1, n},          {n - 1, -1, n},        {0, 2, (n + 1) / 2},
+                       {1, 2, n / 2},      {n / 2, 1, n - n / 2}, {n - 1, 0, 1},
+                       {0, 3, (n + 2) / 3}};
   const Shape s = all[i % 7];
   return valid_triplet(n, s.start, s.stride, s.size) ? s : Shape{0, 1, n};
 }
@@ -38,7 +39,8 @@ std::vector<int> members(const Shape& s) {
 // failure) and stores the return code.
 shmem_team_t split(const Shape& s, int* rc_out = nullptr) {
   shmem_team_t t = SHMEM_TEAM_INVALID;
-  const int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, s.start, s.stride, s.size, nullptr, 0, &t);
+  const int rc =
+      shmem_team_split_strided(SHMEM_TEAM_WORLD, s.start, s.stride, s.size, nullptr, 0, &t);
   if (rc_out != nullptr) *rc_out = rc;
   return t;
 }
@@ -62,8 +64,7 @@ TEST(TeamLifecycle, CreateDestroyCycles) {
       shmem_team_destroy(t);
     }
   }
-  const double secs =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(bad_rc, 0) << "splits that failed (team resources not recycled?)";
   EXPECT_EQ(bad_team, 0) << "teams with wrong numbering";
   EXPECT_EQ(bad_sync, 0);

@@ -41,7 +41,8 @@ inline bool valid_triplet(int parent_n, int start, int stride, int size) {
 inline std::vector<int> triplet_members(const std::vector<int>& parent, int start, int stride,
                                         int size) {
   std::vector<int> out;
-  for (int i = 0; i < size; ++i) out.push_back(parent[static_cast<std::size_t>(start + stride * i)]);
+  for (int i = 0; i < size; ++i)
+    out.push_back(parent[static_cast<std::size_t>(start + stride * i)]);
   return out;
 }
 
@@ -64,16 +65,19 @@ inline ::testing::AssertionResult team_matches(shmem_team_t t, const std::vector
   const int idx = index_in(members, me);
   const int size = static_cast<int>(members.size());
   auto fail = [&]() {
-    return ::testing::AssertionFailure() << "team " << list_str(members) << " on world PE " << me
-                                         << ": ";
+    return ::testing::AssertionFailure()
+           << "team " << list_str(members) << " on world PE " << me << ": ";
   };
   if (idx < 0) {
-    if (t != SHMEM_TEAM_INVALID) return fail() << "a non-member got a handle other than SHMEM_TEAM_INVALID";
+    if (t != SHMEM_TEAM_INVALID)
+      return fail() << "a non-member got a handle other than SHMEM_TEAM_INVALID";
     return ::testing::AssertionSuccess();
   }
   if (t == SHMEM_TEAM_INVALID) return fail() << "a member got SHMEM_TEAM_INVALID";
-  if (shmem_team_my_pe(t) != idx) return fail() << "shmem_team_my_pe " << shmem_team_my_pe(t) << ", expected " << idx;
-  if (shmem_team_n_pes(t) != size) return fail() << "shmem_team_n_pes " << shmem_team_n_pes(t) << ", expected " << size;
+  if (shmem_team_my_pe(t) != idx)
+    return fail() << "shmem_team_my_pe " << shmem_team_my_pe(t) << ", expected " << idx;
+  if (shmem_team_n_pes(t) != size)
+    return fail() << "shmem_team_n_pes " << shmem_team_n_pes(t) << ", expected " << size;
   for (int i = 0; i < size; ++i) {
     const int w = shmem_team_translate_pe(t, i, SHMEM_TEAM_WORLD);
     if (w != members[static_cast<std::size_t>(i)])
@@ -93,7 +97,8 @@ inline ::testing::AssertionResult team_matches(shmem_team_t t, const std::vector
   if (shmem_team_translate_pe(t, idx, SHMEM_TEAM_INVALID) != -1 ||
       shmem_team_translate_pe(SHMEM_TEAM_INVALID, idx, t) != -1)
     return fail() << "translate_pe with SHMEM_TEAM_INVALID is not -1";
-  if (shmem_team_translate_pe(t, idx, t) != idx) return fail() << "translate_pe(team, me, team) != me";
+  if (shmem_team_translate_pe(t, idx, t) != idx)
+    return fail() << "translate_pe(team, me, team) != me";
   return ::testing::AssertionSuccess();
 }
 

@@ -269,7 +269,7 @@ TEST_F(CtxRmaMem, GetmemNbi) {
 // at once on one context, completed by one shmem_ctx_quiet.
 TEST_F(CtxRmaMem, LargeNbiBothWays) {
   SCOPED_TRACE(trace());
-  constexpr std::size_t kBytes = (std::size_t{4} << 20) + 3;
+  constexpr std::size_t kBytes = (std::size_t{1} << 20) + 3;
   SymArray<unsigned char> dst(kBytes + 1), src(kBytes);
   SHOAL_ASSERT_ALL_PES(dst && src);
   for (std::size_t i = 0; i <= kBytes; ++i) dst[i] = fill_sentinel<unsigned char>(i);

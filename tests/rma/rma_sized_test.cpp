@@ -23,8 +23,10 @@ TYPED_TEST(RmaSized, PutNbi) { heap_put_nbi<Api<TypeParam, false>>(); }
 TYPED_TEST(RmaSized, CtxPutNbi) { heap_put_nbi<Api<TypeParam, true>>(); }
 TYPED_TEST(RmaSized, GetNbi) { heap_get_nbi<Api<TypeParam, false>>(); }
 TYPED_TEST(RmaSized, CtxGetNbi) { heap_get_nbi<Api<TypeParam, true>>(); }
-TYPED_TEST(RmaSized, Large) { heap_large<Api<TypeParam, false>>(); }
-TYPED_TEST(RmaSized, CtxLargeNbi) { heap_large_nbi<Api<TypeParam, true>>(); }
+// 1 MiB per element size; the byte routines below move 4 MiB.
+constexpr std::size_t kSizedLargeBytes = std::size_t{1} << 20;
+TYPED_TEST(RmaSized, Large) { heap_large<Api<TypeParam, false>>(kSizedLargeBytes); }
+TYPED_TEST(RmaSized, CtxLargeNbi) { heap_large_nbi<Api<TypeParam, true>>(kSizedLargeBytes); }
 #if SHOAL_TEST_HAVE_1_6
 TYPED_TEST(RmaSized, Ibput) { heap_ibput<Api<TypeParam, false>>(); }
 TYPED_TEST(RmaSized, CtxIbput) { heap_ibput<Api<TypeParam, true>>(); }

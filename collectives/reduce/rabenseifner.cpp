@@ -22,6 +22,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
 #include "collectives/reduce/chunking.hpp"
+#include "collectives/tree.hpp"
 
 namespace shoal::coll {
 namespace {
@@ -34,8 +35,7 @@ void run(Channel &ch, const Args &a) {
   using chunking::at;
   const int n = ch.size(), me = ch.rank();
   const std::size_t es = a.elem_size;
-  int p = 1, levels = 0;
-  while (p * 2 <= n) p *= 2, ++levels;
+  const int p = tree::floor_power_of_two(n), levels = tree::ceil_log2(p);
   const bool folding = p != n;
 
   // Scratch: [fold: chunk][level 0: ceil(chunk/2)][level 1: ceil(.../2)]...
@@ -61,8 +61,8 @@ void run(Channel &ch, const Args &a) {
     }
   }
 
-  if (me >= p) {  // an extra PE: fold into me - p, then receive the result
-    const int q = me - p;
+  if (tree::is_extra(me, p)) {  // an extra PE: fold into me - p, then receive the result
+    const int q = tree::fold_partner(me, p);
     ch.grant(q);
     for (std::size_t c = 0; c < chunks.count; ++c) {
       ch.await_grant(q);
@@ -73,9 +73,9 @@ void run(Channel &ch, const Args &a) {
   }
 
   chunking::copy_source(a);
-  const int extra = me + p;
+  const int extra = tree::fold_partner(me, p);
   const bool has_extra = extra < n;
-  auto partner = [&](int r) { return me ^ (p >> (r + 1)); };
+  auto partner = [&](int r) { return tree::doubling_partner(me, p >> (r + 1)); };
   if (has_extra) ch.grant(extra);
   for (int r = 0; r < levels; ++r) {
     ch.grant(partner(r));  // level region, chunk 0

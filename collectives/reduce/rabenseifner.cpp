@@ -22,14 +22,11 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
 #include "collectives/reduce/chunking.hpp"
+#include "collectives/reduce/halving.hpp"
 #include "collectives/tree.hpp"
 
 namespace shoal::coll {
 namespace {
-
-struct Segment {
-  std::size_t lo, hi;
-};
 
 void run(Channel &ch, const Args &a) {
   using chunking::at;
@@ -39,25 +36,15 @@ void run(Channel &ch, const Args &a) {
   const bool folding = p != n;
 
   // Scratch: [fold: chunk][level 0: ceil(chunk/2)][level 1: ceil(.../2)]...
-  const std::size_t budget = chunking::scratch_elems(ch, a);
-  auto footprint = [&](std::size_t chunk) {
-    std::size_t total = folding ? chunk : 0;
-    for (int r = 0; r < levels; ++r) total += (chunk = (chunk + 1) / 2);
-    return total;
-  };
-  std::size_t chunk = budget > static_cast<std::size_t>(levels)
-                          ? (budget - static_cast<std::size_t>(levels)) / (1 + folding)
-                          : 1;
-  while (chunk > 1 && footprint(chunk) > budget) --chunk;
+  const std::size_t chunk = halving::chunk_for(chunking::scratch_elems(ch, a), levels, folding);
   const chunking::Chunks chunks(a.nelems, chunk);
   std::byte *fold = ch.scratch();
   std::vector<std::byte *> region(static_cast<std::size_t>(levels));
   {
     std::byte *next = ch.scratch() + (folding ? chunk * es : 0);
-    for (std::size_t r = 0, size = chunk; r < region.size(); ++r) {
-      size = (size + 1) / 2;
-      region[r] = next;
-      next += size * es;
+    for (int r = 0; r < levels; ++r) {
+      region[static_cast<std::size_t>(r)] = next;
+      next += halving::level_region(chunk, r) * es;
     }
   }
 
@@ -82,7 +69,7 @@ void run(Channel &ch, const Args &a) {
     ch.grant(partner(r));  // dest, for the allgather
   }
 
-  std::vector<Segment> before(static_cast<std::size_t>(levels));
+  std::vector<halving::Segment> before(static_cast<std::size_t>(levels));
   for (std::size_t c = 0; c < chunks.count; ++c) {
     std::byte *base = at(a.dest, chunks.first(c), es);
     const std::size_t len = chunks.len(c);
@@ -92,13 +79,10 @@ void run(Channel &ch, const Args &a) {
       a.combine(base, fold, len);
       if (more) ch.grant(extra);
     }
-    Segment seg{0, len};
+    halving::Segment seg{0, len};
     for (int r = 0; r < levels; ++r) {  // reduce-scatter
       const int peer = partner(r);
-      const std::size_t mid = seg.lo + (seg.hi - seg.lo) / 2;
-      const bool low = (me & (p >> (r + 1))) == 0;
-      const Segment keep = low ? Segment{seg.lo, mid} : Segment{mid, seg.hi};
-      const Segment give = low ? Segment{mid, seg.hi} : Segment{seg.lo, mid};
+      const auto [keep, give] = halving::split(seg, (me & (p >> (r + 1))) == 0);
       before[static_cast<std::size_t>(r)] = seg;
       ch.await_grant(peer);
       ch.send(region[static_cast<std::size_t>(r)], base + give.lo * es, (give.hi - give.lo) * es,

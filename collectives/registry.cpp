@@ -3,12 +3,11 @@
 #include <spdlog/fmt/fmt.h>
 
 #include <array>
-#include <cctype>
-#include <limits>
 #include <string_view>
 #include <vector>
 
 #include "collectives/channel.hpp"
+#include "collectives/rule_parser.hpp"
 #include "config/config.hpp"
 
 namespace shoal::coll {
@@ -45,6 +44,7 @@ const char *summary_of(const Algorithm *a) {
 }
 
 constexpr int kCollectives = static_cast<int>(Collective::count);
+using rules::Rule;
 
 const char *const kNames[] = {
 #define SMA_NAME(name, KEY) #name,
@@ -74,15 +74,6 @@ const char *const kAutoRules[] = {
 };
 static_assert(sizeof(kAutoRules) / sizeof(kAutoRules[0]) == kCollectives);
 
-struct Rule {
-  const Algorithm *algorithm = nullptr;
-  std::size_t min_bytes = 0, max_bytes = std::numeric_limits<std::size_t>::max();
-  int min_pes = 0, max_pes = std::numeric_limits<int>::max();
-  bool matches(int n_pes, std::size_t bytes) const noexcept {
-    return bytes >= min_bytes && bytes <= max_bytes && n_pes >= min_pes && n_pes <= max_pes;
-  }
-};
-
 struct Selection {
   std::string text;            // as the user wrote it ("auto" by default)
   std::vector<Rule> rules;     // the user's rules ("auto": the built-in ones)
@@ -97,101 +88,14 @@ std::vector<const Algorithm *> of(Collective c) {
   return out;
 }
 
-std::string names_of(Collective c) {
-  std::string out;
-  for (const Algorithm *a : of(c)) out += (out.empty() ? "" : ", ") + std::string(a->name);
-  return out;
-}
-
-std::string trim(std::string s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
-  std::size_t i = 0;
-  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-  return s.substr(i);
-}
-
-std::vector<std::string> split(const std::string &s, char sep) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t at = s.find(sep, start);
-    parts.push_back(trim(s.substr(start, at - start)));
-    if (at == std::string::npos) return parts;
-    start = at + 1;
-  }
-}
-
-// One condition: bytes<=SIZE, bytes>SIZE, pes<=N, pes>N.
-bool parse_condition(const std::string &cond, Rule &rule) {
-  const bool is_bytes = cond.starts_with("bytes");
-  const bool is_pes = cond.starts_with("pes");
-  if (!is_bytes && !is_pes) return false;
-  std::string rest = cond.substr(is_bytes ? 5 : 3);
-  const bool at_most = rest.starts_with("<=");
-  if (!at_most && !rest.starts_with(">")) return false;
-  rest = trim(rest.substr(at_most ? 2 : 1));
-  std::size_t value = 0;
-  if (is_bytes) {
-    if (!cfg::parse_size(rest, value)) return false;
-    if (at_most)
-      rule.max_bytes = value;
-    else
-      rule.min_bytes = value + 1;
-  } else {
-    if (rest.empty() || rest.find_first_not_of("0123456789") != std::string::npos) return false;
-    value = std::stoul(rest);
-    if (at_most)
-      rule.max_pes = static_cast<int>(value);
-    else
-      rule.min_pes = static_cast<int>(value) + 1;
-  }
-  return true;
-}
-
-bool parse_rules(Collective c, const std::string &text, std::vector<Rule> &rules,
-                 std::string &problem) {
-  rules.clear();
-  for (const std::string &part : split(text, ',')) {
-    const std::size_t colon = part.find(':');
-    const std::string name = trim(part.substr(0, colon));
-    Rule rule;
-    for (const Algorithm *a : of(c))
-      if (name == a->name) rule.algorithm = a;
-    if (rule.algorithm == nullptr) {
-      problem = name.empty() ? "an empty rule" : "unknown algorithm '" + name + "'";
-      return false;
-    }
-    if (colon != std::string::npos)
-      for (const std::string &cond : split(part.substr(colon + 1), '&'))
-        if (!parse_condition(cond, rule)) {
-          problem =
-              "bad condition '" + cond + "' (expected bytes<=SIZE, bytes>SIZE, pes<=N or pes>N)";
-          return false;
-        }
-    rules.push_back(rule);
-  }
-  return true;
-}
-
 bool can_serve(const Algorithm &a, const Channel &channel, const Args &args) {
   return a.applies == nullptr || a.applies(channel, args);
 }
 
 const Algorithm *first_fit(const std::vector<Rule> &rules, const Channel &channel,
                            const Args &args) {
-  for (const Rule &r : rules)
-    if (r.matches(channel.size(), args.message_bytes) && can_serve(*r.algorithm, channel, args))
-      return r.algorithm;
-  return nullptr;
-}
-
-// The built-in rules of every collective must end with an unconditional rule whose algorithm
-// serves every call, so that select() always finds one that applies.
-bool ends_with_universal_rule(const std::vector<Rule> &rules) {
-  if (rules.empty()) return false;
-  const Rule &last = rules.back();
-  return last.algorithm->applies == nullptr && last.matches(1, 0) &&
-         last.matches(std::numeric_limits<int>::max(), std::numeric_limits<std::size_t>::max());
+  return rules::first_fit(rules, channel.size(), args.message_bytes,
+                          [&](const Algorithm &a) { return can_serve(a, channel, args); });
 }
 
 const std::string &config_value(const Config &config, Collective c) {
@@ -242,21 +146,20 @@ Status init_selection(const Config &config, std::string &error) {
     const auto c = static_cast<Collective>(i);
     Selection &sel = g_selection[static_cast<std::size_t>(i)];
     std::string problem;
-    if (!parse_rules(c, kAutoRules[i], sel.fallback, problem) ||
-        !ends_with_universal_rule(sel.fallback)) {
+    if (!rules::parse(of(c), kAutoRules[i], sel.fallback, problem) ||
+        !rules::ends_with_universal_rule(sel.fallback)) {
       error = fmt::format("built-in {} rules: {}", kNames[i],
                           problem.empty() ? "the last rule must serve every call" : problem);
       return Status::invalid_param;
     }
-    sel.text = trim(config_value(config, c));
+    sel.text = rules::trim(config_value(config, c));
     if (sel.text.empty() || sel.text == "auto") {
       sel.rules = sel.fallback;
       continue;
     }
-    if (!parse_rules(c, sel.text, sel.rules, problem)) {
-      error = fmt::format("{}='{}': {}; the {} algorithms are: {} (or auto)",
-                          config.source_of(std::string(kKeys[i]) + "_ALGORITHM"), sel.text, problem,
-                          kNames[i], names_of(c));
+    if (!rules::parse(of(c), sel.text, sel.rules, problem)) {
+      error = rules::error_message(config.source_of(std::string(kKeys[i]) + "_ALGORITHM"), sel.text,
+                                   problem, kNames[i], of(c));
       return Status::invalid_param;
     }
   }

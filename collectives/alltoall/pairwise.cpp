@@ -11,6 +11,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
+#include "collectives/tree.hpp"
 
 namespace shoal::coll {
 namespace {
@@ -38,12 +39,10 @@ void send_block(Channel &channel, const Args &args, int peer) {
 
 void run(Channel &channel, const Args &args) {
   const int n = channel.size(), me = channel.rank();
-  const bool power_of_two = (n & (n - 1)) == 0;
-  for (int k = 1; k < n; ++k) channel.grant((me + k) % n);
+  for (int k = 1; k < n; ++k) channel.grant(tree::ahead(me, k, n));
   send_block(channel, args, me);
   for (int k = 1; k < n; ++k) {
-    const int to = power_of_two ? me ^ k : (me + k) % n;
-    const int from = power_of_two ? me ^ k : (me + n - k) % n;
+    const int to = tree::pairwise_to(me, k, n), from = tree::pairwise_from(me, k, n);
     channel.await_grant(to);
     send_block(channel, args, to);
     channel.await(from);

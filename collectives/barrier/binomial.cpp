@@ -7,27 +7,22 @@
 // Every edge carries one notification each way per call, awaited once at the other end.
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
+#include "collectives/tree.hpp"
 
 namespace shoal::coll {
 namespace {
 
-int lowest_set_bit(int v) { return v & -v; }
-
-// Children of `pe` are pe + 2^k for every 2^k below this bound (and below n).
-int child_distance_bound(int pe, int n) { return pe == 0 ? n : lowest_set_bit(pe); }
-
 void run(Channel &channel, const Args &) {
   const int n = channel.size(), me = channel.rank();
-  const int bound = child_distance_bound(me, n);
 
-  for (int distance = 1; distance < bound && me + distance < n; distance *= 2)
+  for (int distance = 1; tree::binomial_child(me, distance, n); distance *= 2)
     channel.await(me + distance);
   if (me != 0) {
-    const int parent = me - lowest_set_bit(me);
+    const int parent = tree::binomial_parent(me);
     channel.notify(parent);
     channel.await(parent);
   }
-  for (int distance = 1; distance < bound && me + distance < n; distance *= 2)
+  for (int distance = 1; tree::binomial_child(me, distance, n); distance *= 2)
     channel.notify(me + distance);
 }
 

@@ -7,6 +7,7 @@
 // back-to-back barriers apart.
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
+#include "collectives/tree.hpp"
 
 namespace shoal::coll {
 namespace {
@@ -14,8 +15,8 @@ namespace {
 void run(Channel &channel, const Args &) {
   const int n = channel.size(), me = channel.rank();
   for (int distance = 1; distance < n; distance *= 2) {
-    channel.notify((me + distance) % n);
-    channel.await((me - distance + n) % n);
+    channel.notify(tree::ahead(me, distance, n));
+    channel.await(tree::behind(me, distance, n));
   }
 }
 

@@ -8,35 +8,25 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
+#include "collectives/tree.hpp"
 
 namespace shoal::coll {
 namespace {
 
-int lowest_set_bit(int v) { return v & -v; }
-
-// The largest power of two below n (n >= 2).
-int highest_power_of_two_below(int n) {
-  int p = 1;
-  while (p * 2 < n) p *= 2;
-  return p;
-}
-
 void run(Channel &channel, const Args &args) {
   const int n = channel.size(), root = args.root;
-  const int relative = (channel.rank() - root + n) % n;
-  const auto team_pe = [&](int relative_pe) { return (relative_pe + root) % n; };
+  const int relative = tree::to_relative(channel.rank(), root, n);
+  const auto team_pe = [&](int relative_pe) { return tree::from_relative(relative_pe, root, n); };
 
   const void *data = args.source;
-  int child_bound = n;  // children are relative + 2^k for 2^k below this bound
   if (relative != 0) {
-    const int parent = team_pe(relative - lowest_set_bit(relative));
+    const int parent = team_pe(tree::binomial_parent(relative));
     channel.grant(parent);
     channel.await(parent);
     data = args.dest;
-    child_bound = lowest_set_bit(relative);
   }
-  for (int distance = highest_power_of_two_below(n); distance >= 1; distance /= 2) {
-    if (distance >= child_bound || relative + distance >= n) continue;
+  for (int distance = tree::highest_power_of_two_below(n); distance >= 1; distance /= 2) {
+    if (!tree::binomial_child(relative, distance, n)) continue;
     const int child = team_pe(relative + distance);
     channel.await_grant(child);
     channel.send(args.dest, data, args.bytes(), child);

@@ -10,30 +10,20 @@
 // grants each of them once on entry, as its dest is free for the whole call and every piece
 // lands in its own part of it. Every piece transfer is notified (even an empty one) and awaited
 // once.
-#include <algorithm>
 #include <cstddef>
 #include <cstring>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/broadcast/pieces.hpp"
 #include "collectives/channel.hpp"
 
 namespace shoal::coll {
 namespace {
 
-struct Piece {
-  std::size_t offset, bytes;
-};
-
-// Piece j of a `total`-byte message cut into m nearly equal pieces.
-Piece piece(std::size_t j, std::size_t m, std::size_t total) {
-  const std::size_t base = total / m, longer = total % m;
-  return {j * base + std::min(j, longer), base + (j < longer ? 1 : 0)};
-}
-
 // Puts piece j of `from` into the same place of peer's dest, then notifies peer.
 void send_piece(Channel &channel, const Args &args, const void *from, std::size_t j, std::size_t m,
                 int peer) {
-  const Piece p = piece(j, m, args.bytes());
+  const pieces::Piece p = pieces::piece(j, m, args.bytes());
   channel.send(static_cast<std::byte *>(args.dest) + p.offset,
                static_cast<const std::byte *>(from) + p.offset, p.bytes, peer);
 }
@@ -41,8 +31,7 @@ void send_piece(Channel &channel, const Args &args, const void *from, std::size_
 void run(Channel &channel, const Args &args) {
   const int n = channel.size(), root = args.root;
   const int m = n - 1;  // PEs in the ring: every PE but the root
-  // Ring position p is the team PE p + 1 places after the root.
-  const auto team_pe = [&](int position) { return (root + 1 + position) % n; };
+  const auto team_pe = [&](int position) { return pieces::team_pe(position, root, n); };
 
   if (channel.rank() == root) {
     for (int position = 0; position < m; ++position) {
@@ -54,14 +43,14 @@ void run(Channel &channel, const Args &args) {
     return;
   }
 
-  const int me = (channel.rank() - root - 1 + n) % n;
+  const int me = pieces::position(channel.rank(), root, n);
   const int left = team_pe((me - 1 + m) % m), right = team_pe((me + 1) % m);
   channel.grant(root);
   if (m > 1) channel.grant(left);
   channel.await(root);  // my own piece
   for (int step = 0; step < m - 1; ++step) {
     if (step == 0) channel.await_grant(right);
-    send_piece(channel, args, args.dest, static_cast<std::size_t>((me - step + m) % m),
+    send_piece(channel, args, args.dest, static_cast<std::size_t>(pieces::forwarded(me, step, m)),
                static_cast<std::size_t>(m), right);
     channel.await(left);  // piece (me - step - 1) mod m
   }

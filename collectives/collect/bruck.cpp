@@ -15,20 +15,21 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
 #include "collectives/collect/blocks.hpp"
+#include "collectives/tree.hpp"
 
 namespace shoal::coll {
 namespace {
 
 void run(Channel &channel, const Args &args) {
   const int n = channel.size(), me = channel.rank();
-  for (int d = 1; d < n; d <<= 1) channel.grant((me + d) % n);
+  for (int d = 1; d < n; d <<= 1) channel.grant(tree::ahead(me, d, n));
   if (args.counts[me] > 0)
     channel.put(static_cast<std::byte *>(args.dest) + args.displs[me] * args.elem_size, args.source,
                 args.counts[me] * args.elem_size, me);
 
   for (int d = 1; d < n; d <<= 1) {
-    const int to = (me + n - d) % n, from = (me + d) % n;
-    const int count = d < n - d ? d : n - d;  // blocks me .. me+count-1 (mod n)
+    const int to = tree::behind(me, d, n), from = tree::ahead(me, d, n);
+    const int count = tree::bruck_count(d, n);  // blocks me .. me+count-1 (mod n)
     channel.await_grant(to);
     if (me + count <= n)
       blocks::send(channel, args, to, me, me + count);

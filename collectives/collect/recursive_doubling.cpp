@@ -14,22 +14,21 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
 #include "collectives/collect/blocks.hpp"
+#include "collectives/tree.hpp"
 
 namespace shoal::coll {
 namespace {
 
 void run(Channel &channel, const Args &args) {
   const int n = channel.size(), me = channel.rank();
-  int p = 1;
-  while (p * 2 <= n) p *= 2;
-  const int r = n - p;
+  const int p = tree::floor_power_of_two(n), r = n - p;
 
   if (args.counts[me] > 0)
     channel.put(static_cast<std::byte *>(args.dest) + args.displs[me] * args.elem_size, args.source,
                 args.counts[me] * args.elem_size, me);
 
-  if (me >= p) {  // extra PE: hand the block to the core partner, wait for the rest
-    const int core = me - p;
+  if (tree::is_extra(me, p)) {  // extra PE: hand the block to the core partner, wait for the rest
+    const int core = tree::fold_partner(me, p);
     channel.grant(core);
     channel.await_grant(core);
     blocks::send(channel, args, core, me, me + 1);
@@ -37,20 +36,20 @@ void run(Channel &channel, const Args &args) {
     return;
   }
 
-  for (int m = 1; m < p; m <<= 1) channel.grant(me ^ m);
+  for (int m = 1; m < p; m <<= 1) channel.grant(tree::doubling_partner(me, m));
   if (me < r) {
-    channel.grant(me + p);
-    channel.await(me + p);
+    channel.grant(tree::fold_partner(me, p));
+    channel.await(tree::fold_partner(me, p));
   }
   for (int m = 1; m < p; m <<= 1) {
-    const int partner = me ^ m, base = me & ~(m - 1);
+    const int partner = tree::doubling_partner(me, m);
+    const tree::Holdings held = tree::doubling_holdings(me, m, p, n);
     channel.await_grant(partner);
-    blocks::send(channel, args, partner, base, base + m, base + p,
-                 (base + m < r ? base + m : r) + p);
+    blocks::send(channel, args, partner, held.lo1, held.hi1, held.lo2, held.hi2);
     channel.await(partner);
   }
   if (me < r) {
-    const int extra = me + p;
+    const int extra = tree::fold_partner(me, p);
     channel.await_grant(extra);
     blocks::send(channel, args, extra, 0, extra, extra + 1, n);
   }

@@ -12,13 +12,14 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
+#include "collectives/tree.hpp"
 
 namespace shoal::coll {
 namespace {
 
 void run(Channel &channel, const Args &args) {
   const int n = channel.size(), me = channel.rank();
-  const int next = (me + 1) % n, prev = (me + n - 1) % n;
+  const int next = tree::ahead(me, 1, n), prev = tree::behind(me, 1, n);
   const std::size_t es = args.elem_size;
   auto *dest = static_cast<std::byte *>(args.dest);
 
@@ -28,7 +29,7 @@ void run(Channel &channel, const Args &args) {
 
   bool granted = false;
   for (int s = 0; s < n - 1; ++s) {
-    const int b = (me + n - s) % n;
+    const int b = tree::behind(me, s, n);
     if (args.counts[b] == 0) continue;
     if (s > 0) channel.await(prev);  // block b has arrived from prev
     if (!granted) {

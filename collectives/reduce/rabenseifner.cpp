@@ -22,47 +22,34 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
 #include "collectives/reduce/chunking.hpp"
+#include "collectives/reduce/halving.hpp"
+#include "collectives/tree.hpp"
 
 namespace shoal::coll {
 namespace {
-
-struct Segment {
-  std::size_t lo, hi;
-};
 
 void run(Channel &ch, const Args &a) {
   using chunking::at;
   const int n = ch.size(), me = ch.rank();
   const std::size_t es = a.elem_size;
-  int p = 1, levels = 0;
-  while (p * 2 <= n) p *= 2, ++levels;
+  const int p = tree::floor_power_of_two(n), levels = tree::ceil_log2(p);
   const bool folding = p != n;
 
   // Scratch: [fold: chunk][level 0: ceil(chunk/2)][level 1: ceil(.../2)]...
-  const std::size_t budget = chunking::scratch_elems(ch, a);
-  auto footprint = [&](std::size_t chunk) {
-    std::size_t total = folding ? chunk : 0;
-    for (int r = 0; r < levels; ++r) total += (chunk = (chunk + 1) / 2);
-    return total;
-  };
-  std::size_t chunk = budget > static_cast<std::size_t>(levels)
-                          ? (budget - static_cast<std::size_t>(levels)) / (1 + folding)
-                          : 1;
-  while (chunk > 1 && footprint(chunk) > budget) --chunk;
+  const std::size_t chunk = halving::chunk_for(chunking::scratch_elems(ch, a), levels, folding);
   const chunking::Chunks chunks(a.nelems, chunk);
   std::byte *fold = ch.scratch();
   std::vector<std::byte *> region(static_cast<std::size_t>(levels));
   {
     std::byte *next = ch.scratch() + (folding ? chunk * es : 0);
-    for (std::size_t r = 0, size = chunk; r < region.size(); ++r) {
-      size = (size + 1) / 2;
-      region[r] = next;
-      next += size * es;
+    for (int r = 0; r < levels; ++r) {
+      region[static_cast<std::size_t>(r)] = next;
+      next += halving::level_region(chunk, r) * es;
     }
   }
 
-  if (me >= p) {  // an extra PE: fold into me - p, then receive the result
-    const int q = me - p;
+  if (tree::is_extra(me, p)) {  // an extra PE: fold into me - p, then receive the result
+    const int q = tree::fold_partner(me, p);
     ch.grant(q);
     for (std::size_t c = 0; c < chunks.count; ++c) {
       ch.await_grant(q);
@@ -73,16 +60,16 @@ void run(Channel &ch, const Args &a) {
   }
 
   chunking::copy_source(a);
-  const int extra = me + p;
+  const int extra = tree::fold_partner(me, p);
   const bool has_extra = extra < n;
-  auto partner = [&](int r) { return me ^ (p >> (r + 1)); };
+  auto partner = [&](int r) { return tree::doubling_partner(me, p >> (r + 1)); };
   if (has_extra) ch.grant(extra);
   for (int r = 0; r < levels; ++r) {
     ch.grant(partner(r));  // level region, chunk 0
     ch.grant(partner(r));  // dest, for the allgather
   }
 
-  std::vector<Segment> before(static_cast<std::size_t>(levels));
+  std::vector<halving::Segment> before(static_cast<std::size_t>(levels));
   for (std::size_t c = 0; c < chunks.count; ++c) {
     std::byte *base = at(a.dest, chunks.first(c), es);
     const std::size_t len = chunks.len(c);
@@ -92,13 +79,10 @@ void run(Channel &ch, const Args &a) {
       a.combine(base, fold, len);
       if (more) ch.grant(extra);
     }
-    Segment seg{0, len};
+    halving::Segment seg{0, len};
     for (int r = 0; r < levels; ++r) {  // reduce-scatter
       const int peer = partner(r);
-      const std::size_t mid = seg.lo + (seg.hi - seg.lo) / 2;
-      const bool low = (me & (p >> (r + 1))) == 0;
-      const Segment keep = low ? Segment{seg.lo, mid} : Segment{mid, seg.hi};
-      const Segment give = low ? Segment{mid, seg.hi} : Segment{seg.lo, mid};
+      const auto [keep, give] = halving::split(seg, (me & (p >> (r + 1))) == 0);
       before[static_cast<std::size_t>(r)] = seg;
       ch.await_grant(peer);
       ch.send(region[static_cast<std::size_t>(r)], base + give.lo * es, (give.hi - give.lo) * es,

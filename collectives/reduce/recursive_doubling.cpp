@@ -17,6 +17,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
 #include "collectives/reduce/chunking.hpp"
+#include "collectives/tree.hpp"
 
 namespace shoal::coll {
 namespace {
@@ -25,8 +26,7 @@ void run(Channel &ch, const Args &a) {
   using chunking::at;
   const int n = ch.size(), me = ch.rank();
   const std::size_t es = a.elem_size;
-  int p = 1, rounds = 0;
-  while (p * 2 <= n) p *= 2, ++rounds;
+  const int p = tree::floor_power_of_two(n), rounds = tree::ceil_log2(p);
   const bool folding = p != n;
 
   // Scratch: [fold region if folding][K round regions], each `chunk` elements.
@@ -39,8 +39,8 @@ void run(Channel &ch, const Args &a) {
   std::byte *round_base = ch.scratch() + (folding ? chunk * es : 0);
   auto region = [&](std::size_t s) { return round_base + (s % regions) * chunk * es; };
 
-  if (me >= p) {  // an extra PE: fold into me - p, then receive the result
-    const int q = me - p;
+  if (tree::is_extra(me, p)) {  // an extra PE: fold into me - p, then receive the result
+    const int q = tree::fold_partner(me, p);
     ch.grant(q);  // q may write the result into dest
     for (std::size_t c = 0; c < chunks.count; ++c) {
       ch.await_grant(q);
@@ -51,10 +51,12 @@ void run(Channel &ch, const Args &a) {
   }
 
   chunking::copy_source(a);
-  const int extra = me + p;
+  const int extra = tree::fold_partner(me, p);
   const bool has_extra = extra < n;
   const std::size_t steps = chunks.count * static_cast<std::size_t>(rounds);
-  auto partner = [&](std::size_t s) { return me ^ (1 << (s % static_cast<std::size_t>(rounds))); };
+  auto partner = [&](std::size_t s) {
+    return tree::doubling_partner(me, 1 << (s % static_cast<std::size_t>(rounds)));
+  };
   if (has_extra) ch.grant(extra);  // the fold region, chunk 0
   for (std::size_t s = 0; s < std::min(regions, steps); ++s) ch.grant(partner(s));
 

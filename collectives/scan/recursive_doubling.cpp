@@ -18,6 +18,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
 #include "collectives/reduce/chunking.hpp"
+#include "collectives/tree.hpp"
 
 namespace shoal::coll {
 namespace {
@@ -26,8 +27,7 @@ void run(Channel &ch, const Args &a) {
   using chunking::at;
   const int n = ch.size(), me = ch.rank();
   const std::size_t es = a.elem_size;
-  int rounds = 0;
-  while ((1 << rounds) < n) ++rounds;
+  const int rounds = tree::ceil_log2(n);
   const chunking::Chunks chunks(
       a.nelems,
       chunking::scratch_elems(ch, a) / (static_cast<std::size_t>(rounds) + (a.exclusive ? 1 : 0)));

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "config/parsers.hpp"
 #include "log/log.hpp"
 #include "transport/atomic_resources.hpp"
 
@@ -28,11 +29,5 @@ struct Config {
  private:
   std::map<std::string, std::string> sources;  // key -> variable it was read from
 };
-
-namespace cfg {
-// Parsers shared with other modules (each returns false on malformed input).
-bool parse_size(const std::string &text, std::size_t &out);
-bool parse_bool(const std::string &text, bool &out);
-}  // namespace cfg
 
 }  // namespace shoal

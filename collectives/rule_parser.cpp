@@ -1,0 +1,98 @@
+#include "collectives/rule_parser.hpp"
+
+#include <cctype>
+
+#include "config/parsers.hpp"
+
+namespace shoal::coll::rules {
+namespace {
+
+std::vector<std::string> split(const std::string &s, char sep) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t at = s.find(sep, start);
+    parts.push_back(trim(s.substr(start, at - start)));
+    if (at == std::string::npos) return parts;
+    start = at + 1;
+  }
+}
+
+// One condition: bytes<=SIZE, bytes>SIZE, pes<=N, pes>N.
+bool parse_condition(const std::string &cond, Rule &rule) {
+  const bool is_bytes = cond.starts_with("bytes");
+  const bool is_pes = cond.starts_with("pes");
+  if (!is_bytes && !is_pes) return false;
+  std::string rest = cond.substr(is_bytes ? 5 : 3);
+  const bool at_most = rest.starts_with("<=");
+  if (!at_most && !rest.starts_with(">")) return false;
+  rest = trim(rest.substr(at_most ? 2 : 1));
+  std::size_t value = 0;
+  if (is_bytes) {
+    if (!cfg::parse_size(rest, value)) return false;
+    if (at_most)
+      rule.max_bytes = value;
+    else
+      rule.min_bytes = value + 1;
+  } else {
+    if (rest.empty() || rest.find_first_not_of("0123456789") != std::string::npos) return false;
+    value = std::stoul(rest);
+    if (at_most)
+      rule.max_pes = static_cast<int>(value);
+    else
+      rule.min_pes = static_cast<int>(value) + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string trim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  std::size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return s.substr(i);
+}
+
+bool parse(std::span<const Algorithm *const> candidates, const std::string &text,
+           std::vector<Rule> &rules, std::string &problem) {
+  rules.clear();
+  for (const std::string &part : split(text, ',')) {
+    const std::size_t colon = part.find(':');
+    const std::string name = trim(part.substr(0, colon));
+    Rule rule;
+    for (const Algorithm *a : candidates)
+      if (name == a->name) rule.algorithm = a;
+    if (rule.algorithm == nullptr) {
+      problem = name.empty() ? "an empty rule" : "unknown algorithm '" + name + "'";
+      return false;
+    }
+    if (colon != std::string::npos)
+      for (const std::string &cond : split(part.substr(colon + 1), '&'))
+        if (!parse_condition(cond, rule)) {
+          problem =
+              "bad condition '" + cond + "' (expected bytes<=SIZE, bytes>SIZE, pes<=N or pes>N)";
+          return false;
+        }
+    rules.push_back(rule);
+  }
+  return true;
+}
+
+std::string error_message(const std::string &variable, const std::string &value,
+                          const std::string &problem, const char *collective,
+                          std::span<const Algorithm *const> candidates) {
+  std::string names;
+  for (const Algorithm *a : candidates) names += (names.empty() ? "" : ", ") + std::string(a->name);
+  return variable + "='" + value + "': " + problem + "; the " + collective +
+         " algorithms are: " + names + " (or auto)";
+}
+
+bool ends_with_universal_rule(const std::vector<Rule> &rules) {
+  if (rules.empty()) return false;
+  const Rule &last = rules.back();
+  return last.algorithm->applies == nullptr && last.matches(1, 0) &&
+         last.matches(std::numeric_limits<int>::max(), std::numeric_limits<std::size_t>::max());
+}
+
+}  // namespace shoal::coll::rules

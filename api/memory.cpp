@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 
 #include "api/export.hpp"
@@ -156,9 +157,11 @@ void *reallocate(void *ptr, std::size_t size, const char *routine) noexcept {
   shoal::coll::barrier_all(routine);
   const std::size_t offset = block_offset(ptr, routine);
   void *result = ptr;
-  // Growing in place needs the memory behind the block (refused: it moves, if it can).
-  const bool memory_behind =
-      offset + size <= rt.heap_committed || commit_on_every_pe(offset + size, routine);
+  // Growing in place needs the memory behind the block (refused: it moves, if it can). A size
+  // whose end would wrap around the address space has none.
+  const bool end_wraps = size > std::numeric_limits<std::size_t>::max() - offset;
+  const bool memory_behind = !end_wraps && (offset + size <= rt.heap_committed ||
+                                            commit_on_every_pe(offset + size, routine));
   if (!memory_behind || !rt.allocator.grow_in_place(offset, size)) {
     const std::size_t old_size = *rt.allocator.block_size(offset);
     result = allocate(size, shoal::heap::HeapAllocator::kMinAlignment, routine);

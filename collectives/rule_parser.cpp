@@ -1,6 +1,9 @@
 #include "collectives/rule_parser.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <limits>
 
 #include "config/parsers.hpp"
 
@@ -18,7 +21,10 @@ std::vector<std::string> split(const std::string &s, char sep) {
   }
 }
 
-// One condition: bytes<=SIZE, bytes>SIZE, pes<=N, pes>N.
+// One condition: bytes<=SIZE, bytes>SIZE, pes<=N, pes>N. Conditions joined by '&' must all
+// hold, so each one narrows the rule's range (pes<=4&pes<=8 is pes<=4). A bound no call can
+// meet on the open side (bytes> the largest size, pes> the largest team) or a team size beyond
+// int is a bad condition, not a wrapped number.
 bool parse_condition(const std::string &cond, Rule &rule) {
   const bool is_bytes = cond.starts_with("bytes");
   const bool is_pes = cond.starts_with("pes");
@@ -27,20 +33,27 @@ bool parse_condition(const std::string &cond, Rule &rule) {
   const bool at_most = rest.starts_with("<=");
   if (!at_most && !rest.starts_with(">")) return false;
   rest = trim(rest.substr(at_most ? 2 : 1));
-  std::size_t value = 0;
   if (is_bytes) {
+    std::size_t value = 0;
     if (!cfg::parse_size(rest, value)) return false;
-    if (at_most)
-      rule.max_bytes = value;
-    else
-      rule.min_bytes = value + 1;
+    if (at_most) {
+      rule.max_bytes = std::min(rule.max_bytes, value);
+    } else {
+      if (value == std::numeric_limits<std::size_t>::max()) return false;
+      rule.min_bytes = std::max(rule.min_bytes, value + 1);
+    }
   } else {
-    if (rest.empty() || rest.find_first_not_of("0123456789") != std::string::npos) return false;
-    value = std::stoul(rest);
+    constexpr int kMaxPes = std::numeric_limits<int>::max();
+    unsigned long long value = 0;
+    const char *end = rest.data() + rest.size();
+    const auto [stop, error] = std::from_chars(rest.data(), end, value);
+    if (rest.empty() || error != std::errc() || stop != end) return false;
+    if (value > static_cast<unsigned long long>(at_most ? kMaxPes : kMaxPes - 1)) return false;
+    const int pes = static_cast<int>(value);
     if (at_most)
-      rule.max_pes = static_cast<int>(value);
+      rule.max_pes = std::min(rule.max_pes, pes);
     else
-      rule.min_pes = static_cast<int>(value) + 1;
+      rule.min_pes = std::max(rule.min_pes, pes + 1);
   }
   return true;
 }

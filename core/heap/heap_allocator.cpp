@@ -78,6 +78,7 @@ std::optional<std::size_t> HeapAllocator::block_size(std::size_t offset) const {
 bool HeapAllocator::grow_in_place(std::size_t offset, std::size_t new_size) {
   auto it = used_.find(offset);
   if (it == used_.end()) return false;
+  if (new_size > capacity_) return false;  // and rounding up below cannot wrap to 0
   new_size = round_up(new_size, kMinAlignment);
   if (new_size <= it->second) return true;
   const std::size_t extra = new_size - it->second;

@@ -232,6 +232,15 @@ TEST(Heap, ReallocPreservesContents) {
   expect_same_offsets_on_all_pes(offs, 2, "shmem_realloc");
   expect_symmetric(reinterpret_cast<unsigned char*>(c), 50 * sizeof(long), "realloc");
 
+  // A size no heap can hold fails and leaves the block as it was (a size near SIZE_MAX once
+  // rounded to 0 and came back as the same block, "grown").
+  for (int i = 0; i < 50; ++i) c[i] = value_of<long>(me(), i);  // expect_symmetric wrote it
+  for (std::size_t huge : {SIZE_MAX, SIZE_MAX - 14}) {
+    EXPECT_EQ(shmem_realloc(c, huge), nullptr) << "shmem_realloc to " << huge << " bytes";
+    EXPECT_TRUE(check_range("after a failed realloc", c, 0, 50,
+                            [&](std::size_t i) { return value_of<long>(me(), i); }));
+  }
+
   // realloc(NULL, n) behaves like malloc.
   auto* d = static_cast<int*>(shmem_realloc(nullptr, 256));
   EXPECT_NE(d, nullptr);

@@ -365,11 +365,9 @@ TEST(HeapAllocator, RandomSequenceMatchesTheFirstFitModel) {
   EXPECT_EQ(a.largest_free(), kCapacity);  // everything coalesced again
 }
 
-// Known defect, disabled so the suite stays green; run with --gtest_also_run_disabled_tests.
-// grow_in_place rounds the new size up to 16 bytes without checking for overflow: a size within
-// 15 of SIZE_MAX rounds to 0 and "fits" the block as it is. shmem_realloc(ptr, SIZE_MAX) then
-// returns ptr as if it had grown (api/memory.cpp's own offset + size wraps as well).
-TEST(HeapAllocator, DISABLED_KnownBug_GrowingToANearMaximalSizeIsRefused) {
+// A size within 15 of SIZE_MAX once rounded up to 0 and "fit" the block as it was, so
+// shmem_realloc(ptr, SIZE_MAX) returned ptr as if it had grown.
+TEST(HeapAllocator, GrowingToANearMaximalSizeIsRefused) {
   HeapAllocator a = with_capacity(1024);
   ASSERT_EQ(a.allocate(64), 0u);
   EXPECT_FALSE(a.grow_in_place(0, std::numeric_limits<std::size_t>::max()));

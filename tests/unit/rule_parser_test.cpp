@@ -270,30 +270,31 @@ TEST(RuleParser, Trim) {
   EXPECT_EQ(rules::trim("auto"), "auto");
 }
 
-// Known defects, disabled so the suite stays green; each says what it should do. Run them with
-// --gtest_also_run_disabled_tests.
-
-// The grammar joins conditions with '&': all must hold. A later bound of the same kind replaces
-// an earlier one instead, so "pes<=4&pes<=8" takes 6 PEs.
-TEST(RuleParser, DISABLED_KnownBug_RepeatedBoundsAreReplacedNotIntersected) {
+// The grammar joins conditions with '&': all must hold, so a later bound of the same kind
+// narrows the range and never widens it ("pes<=4&pes<=8" once took 6 PEs).
+TEST(RuleParser, RepeatedBoundsAreIntersected) {
   const Rule r = parsed("linear:pes<=4&pes<=8").at(0);
   EXPECT_FALSE(r.matches(6, 0));
   const Rule b = parsed("linear:bytes>4k&bytes>1k").at(0);
   EXPECT_FALSE(b.matches(2, 2048));
 }
 
-// A team size beyond int: std::stoul throws out of parse() (std::terminate in shmem_init, which
-// is noexcept) for 20 digits, and larger values wrap through the cast to int, so pes<=4294967297
-// means pes<=1 and pes>2147483647 overflows. They should be bad conditions.
-TEST(RuleParser, DISABLED_KnownBug_TeamSizesBeyondIntAreRefused) {
+// A team size beyond int is a bad condition. It once threw out of parse() (std::terminate in
+// shmem_init, which is noexcept) for 20 digits, and wrapped through the cast to int for fewer
+// (pes<=4294967297 meant pes<=1). bytes> the largest size wrapped to bytes>=0.
+TEST(RuleParser, TeamSizesBeyondIntAreRefused) {
   std::vector<Rule> out;
   std::string problem;
   for (const char *text :
-       {"linear:pes<=99999999999999999999", "linear:pes<=4294967297", "linear:pes>2147483647"}) {
+       {"linear:pes<=99999999999999999999", "linear:pes<=4294967297", "linear:pes>2147483647",
+        "linear:pes<=-1", "linear:bytes>18446744073709551615"}) {
     bool accepted = true;
     EXPECT_NO_THROW(accepted = rules::parse(kBroadcast, text, out, problem)) << text;
     EXPECT_FALSE(accepted) << text;
   }
+  // The largest team sizes themselves are fine.
+  for (const char *text : {"linear:pes<=2147483647", "linear:pes>2147483646"})
+    EXPECT_TRUE(rules::parse(kBroadcast, text, out, problem)) << text << ": " << problem;
 }
 
 }  // namespace

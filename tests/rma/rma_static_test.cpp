@@ -67,9 +67,17 @@ void static_put_get() {
 
 }  // namespace
 
+// Every type in the PIE build; the non-PIE build checks the other address layout, which every
+// type reaches the same way, with one type per element size (its typed suite took 23 s to
+// compile on 2 cores, as long as the PIE one).
+#if SHOAL_TEST_STATIC_FEW_TYPES
+using StaticOps = ::testing::Types<Ops_char, Ops_short, Ops_int, Ops_double, Ops_longdouble>;
+#else
+using StaticOps = AllTypedOps;
+#endif
 template <class Ops>
 class RmaStatic : public ::testing::Test {};
-TYPED_TEST_SUITE(RmaStatic, AllTypedOps, OpsName);
+TYPED_TEST_SUITE(RmaStatic, StaticOps, OpsName);
 
 TYPED_TEST(RmaStatic, PutGet) { static_put_get<Api<TypeParam, false>, TypeParam>(); }
 TYPED_TEST(RmaStatic, CtxPutGet) { static_put_get<Api<TypeParam, true>, TypeParam>(); }

@@ -15,7 +15,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
-#include "collectives/slot.hpp"
+#include "collectives/slot_state.hpp"
 
 namespace shoal::coll {
 

@@ -12,9 +12,8 @@ namespace {
 struct Size {
   std::size_t nelems, elem_size;
 };
-constexpr Size kSizes[] = {{0, 4},  {1, 1},   {1, 4},   {13, 4},  {15, 4},
-                           {57, 1}, {33, 4},  {3, 24},  {300, 4}, {16384, 4},
-                           {17000, 4}};
+constexpr Size kSizes[] = {{0, 4},  {1, 1},  {1, 4},   {13, 4},    {15, 4},   {57, 1},
+                           {33, 4}, {3, 24}, {300, 4}, {16384, 4}, {17000, 4}};
 
 class Broadcast : public testing::TestWithParam<Param> {};
 

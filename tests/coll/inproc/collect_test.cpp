@@ -14,8 +14,8 @@ struct Layout {
   std::size_t per_pe, elem_size;
   bool varying;  // collect: counts differ per PE, some empty
 };
-constexpr Layout kLayouts[] = {{1, 4, false}, {1, 1, false},  {7, 4, false},  {32, 4, false},
-                               {33, 4, false}, {300, 8, false}, {5, 1, true},   {3, 4, true},
+constexpr Layout kLayouts[] = {{1, 4, false},  {1, 1, false},   {7, 4, false}, {32, 4, false},
+                               {33, 4, false}, {300, 8, false}, {5, 1, true},  {3, 4, true},
                                {33, 4, true},  {200, 8, true}};
 
 // PE pe's count in a layout: per_pe, or for varying layouts 0 .. per_pe (every third PE empty).
@@ -38,7 +38,8 @@ void run_collect(const Param &p, Collective c) {
       ++salt;
       const auto n = static_cast<std::size_t>(p.pes);
       std::vector<std::size_t> counts(n), displs(n);
-      for (int pe = 0; pe < p.pes; ++pe) counts[static_cast<std::size_t>(pe)] = count_of(l, pe, salt);
+      for (int pe = 0; pe < p.pes; ++pe)
+        counts[static_cast<std::size_t>(pe)] = count_of(l, pe, salt);
       std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), std::size_t{0});
       Args a;
       a.dest = dest;
@@ -56,8 +57,8 @@ void run_collect(const Param &p, Collective c) {
         source[i] = static_cast<std::byte>(value<int>(me, i, salt));
       std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
       p.algorithm->run(ch, a);
-      const std::string what = std::to_string(l.per_pe) + (l.varying ? " at most" : "") +
-                               " x " + std::to_string(es) + " B per PE";
+      const std::string what = std::to_string(l.per_pe) + (l.varying ? " at most" : "") + " x " +
+                               std::to_string(es) + " B per PE";
       log.check_nothing_pending(ch, what);
       std::vector<std::byte> expected(bytes + 1);
       for (int pe = 0; pe < p.pes; ++pe)

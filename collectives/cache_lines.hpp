@@ -21,9 +21,7 @@
 #include <cstring>
 
 #include "collectives/channel.hpp"
-#include "collectives/slot.hpp"
-#include "runtime.hpp"
-#include "wait.hpp"
+#include "collectives/slot_state.hpp"
 
 namespace shoal::coll::lines {
 
@@ -69,11 +67,11 @@ inline std::uint64_t load(const std::uint64_t *word) noexcept {
   return __atomic_load_n(word, __ATOMIC_ACQUIRE);
 }
 
-// Waits until *word >= value with the library's wait (a short spin on the line alone, then UCX
-// progress, yields and naps), so waiters leave the core to the PE they wait for when PEs
-// outnumber cores.
-inline void wait_for(const std::uint64_t *word, std::uint64_t value) noexcept {
-  wait_until(g_runtime->worker, [&] { return load(word) >= value; });
+// Waits until *word >= value with the channel's wait (in the library: a short spin on the line
+// alone, then UCX progress, yields and naps), so waiters leave the core to the PE they wait for
+// when PEs outnumber cores.
+inline void wait_for(Channel &ch, const std::uint64_t *word, std::uint64_t value) noexcept {
+  ch.wait(word, value);
 }
 
 }  // namespace shoal::coll::lines

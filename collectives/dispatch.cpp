@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "collectives/channel.hpp"
+#include "collectives/runtime_channel.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/registry.hpp"
 #include "collectives/slots.hpp"
@@ -103,7 +103,7 @@ bool mapped_at_all(shoal_team &team, const void *p) noexcept {
 }
 
 void run(Collective c, shoal_team &team, Args &args, const char *routine) noexcept {
-  Channel channel(team, routine);
+  RuntimeChannel channel(team, routine);
   args.direct =
       all_mapped(team, false) && mapped_at_all(team, args.dest) && mapped_at_all(team, args.source);
   const Algorithm &algorithm = select(c, channel, args);
@@ -253,7 +253,7 @@ int alltoalls(shoal_team *handle, void *dest, const void *source, std::ptrdiff_t
   args.dst_stride = dst;
   args.sst_stride = sst;
   if (team->n_pes == 1) {
-    Channel self(*team, routine);
+    RuntimeChannel self(*team, routine);
     self.put_strided(dest, source, dst, sst, nelems, elem_size, 0);
     return 0;
   }

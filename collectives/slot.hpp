@@ -1,67 +1,20 @@
 // A team's share of the symmetric collective area: the flags its point-to-point channels signal
 // through and a scratch buffer, at the same address on every PE of the team (see
 // docs/collectives.md). The area is reserved at start-up, so creating a team allocates nothing
-// from the symmetric heap and shmem_malloc stays in step on every PE.
+// from the symmetric heap and shmem_malloc stays in step on every PE. The slot's layout and
+// the constants the algorithms use are in slot_state.hpp; this is how a team owns one.
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
-#include <vector>
-
+#include "collectives/slot_state.hpp"
 #include "team/team.hpp"
 
 namespace shoal::coll {
 
-// Words of a bit set with one bit per slot (SMA_TEAMS_MAX is at most 1024).
-constexpr int kMaskWords = 16;
-// Mailboxes: two boxes of kBoxBytes per sending PE (slot index below kBoxPeers), used in
-// alternation, so a message of an exchange needs no credit (Channel::next_outbox).
-constexpr std::size_t kBoxBytes = 128;
-constexpr int kBoxPeers = 256;
-// Cache lines of the on-node algorithms (broadcast/cache_line, reduce/cache_line): each line
-// holds kLinePayload bytes of a message and the message's sequence number, so a reader that sees
-// the sequence number has that part of the data too (one cache-line transfer). Per sending PE
-// (slot index below kBoxPeers) every PE holds two messages of kExchangeMsgLines lines for
-// exchanges (reductions), kBcastLines single-line messages for broadcasts from that PE, and
-// one line where that PE acknowledges this PE's broadcasts.
-constexpr std::size_t kLineBytes = 64;
-constexpr std::size_t kLinePayload = kLineBytes - sizeof(std::uint64_t);
-constexpr int kExchangeMsgLines = 8;
-constexpr int kExchangeLines = 2 * kExchangeMsgLines;
-constexpr int kBcastLines = 8;
-constexpr int kLinesPerPeer = kExchangeLines + kBcastLines + 1;
-
 // A team's collective state (shoal_team::collective): made and bound by slots::assign, given back
 // to the area when the team is destroyed (slots.cpp).
-struct Slot final : team::CollectiveState {
-  Slot() = default;
-  Slot(const Slot &) = delete;
-  Slot &operator=(const Slot &) = delete;
-  ~Slot() override;  // marks the slot free on this PE again
-
-  int index = -1;                    // which slot of the area; -1: none (not a member)
-  std::uint64_t *arrived = nullptr;  // [team PE i]: notifications team PE i has sent this PE
-  std::uint64_t *granted = nullptr;  // [team PE i]: credits team PE i has granted this PE
-  std::uint64_t *counts = nullptr;   // [team PE i]: collect's element count of team PE i
-  std::uint64_t *masks = nullptr;    // kMaskWords: OR of members' slots in use (team splits)
-  std::byte *boxes = nullptr;        // [sender][2] mailboxes of kBoxBytes
-  int box_peers = 0;                 // senders with mailboxes (slot indices below this)
-  std::byte *lines = nullptr;        // [sender][kLinesPerPeer] lines of kLineBytes
-  int line_peers = 0;                // senders with lines (slot indices below this)
-  std::byte *scratch = nullptr;      // symmetric scratch of the team
-  std::size_t scratch_bytes = 0;
-  // This PE's side of every channel, one entry per team PE (local memory, never remote).
-  std::vector<std::uint64_t> sent;        // notifications sent to team PE i
-  std::vector<std::uint64_t> received;    // notifications of team PE i consumed here
-  std::vector<std::uint64_t> grants_out;  // credits granted to team PE i
-  std::vector<std::uint64_t> grants_in;   // credits of team PE i consumed here
-  std::vector<std::uint64_t> boxes_out;   // mailbox messages sent to team PE i
-  std::vector<std::uint64_t> boxes_in;    // mailbox messages of team PE i read here
-  // Cache-line messages (indexed like the counters: by slot index).
-  std::vector<std::uint64_t> exchanges;     // exchange lines sent to (= read from) slot index i
-  std::vector<std::uint64_t> bcasts_out;    // broadcast lines sent to slot index i
-  std::vector<std::uint64_t> bcasts_in;     // broadcast lines of slot index i read here
-  std::vector<std::uint64_t> bcasts_acked;  // broadcast lines slot index i is known to have read
+struct TeamSlot final : team::CollectiveState {
+  ~TeamSlot() override;  // marks the slot free on this PE again
+  Slot slot;
 };
 
 // The slot every active set shares (bound at start-up, slots.cpp).
@@ -69,7 +22,7 @@ Slot &active_sets_slot() noexcept;
 
 // The slot a team's channels use, and the index of team PE `pe` in its counter arrays.
 inline Slot &channel_slot(shoal_team &team) noexcept {
-  return team.active_set ? active_sets_slot() : static_cast<Slot &>(*team.collective);
+  return team.active_set ? active_sets_slot() : static_cast<TeamSlot &>(*team.collective).slot;
 }
 inline int slot_index(const shoal_team &team, int pe) noexcept {
   return team.active_set ? team.members[static_cast<std::size_t>(pe)] : pe;

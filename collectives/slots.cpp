@@ -34,7 +34,7 @@ struct Area {
 // Trivially destructible, so a slot destroyed at exit (a program that never called
 // shmem_finalize) still finds it.
 Area g_area;
-// Declared after g_area, so destroyed before it.
+// The active sets' slot: bound at start-up, no team owns it (nothing to give back).
 Slot g_active_sets_slot;
 
 }  // namespace
@@ -100,36 +100,27 @@ void bind(Slot &slot, int index, int team_pes, bool clear) noexcept {
   slot.line_peers = std::min(g_area.world_pes, kBoxPeers);
   slot.scratch = slot.lines + line_area(g_area.world_pes);
   slot.scratch_bytes = g_area.scratch_bytes;
-  const auto n = static_cast<std::size_t>(team_pes);
   if (clear) {
     clear_words(base, 2 * g_area.flags_bytes);
     // The lines' sequence words count from zero again, like the counters.
     clear_words(slot.lines, line_area(g_area.world_pes));
   }
-  slot.sent.assign(n, 0);
-  slot.received.assign(n, 0);
-  slot.grants_out.assign(n, 0);
-  slot.grants_in.assign(n, 0);
-  slot.boxes_out.assign(n, 0);
-  slot.boxes_in.assign(n, 0);
-  slot.exchanges.assign(n, 0);
-  slot.bcasts_out.assign(n, 0);
-  slot.bcasts_in.assign(n, 0);
-  slot.bcasts_acked.assign(n, 0);
+  slot.reset_local(static_cast<std::size_t>(team_pes));
   g_area.used[static_cast<std::size_t>(index) / 64] |= std::uint64_t{1} << (index % 64);
 }
 
 void assign(shoal_team &team, int index, bool clear) {
-  auto slot = std::make_unique<Slot>();
-  bind(*slot, index, team.n_pes, clear);
-  team.collective = std::move(slot);
+  auto state = std::make_unique<TeamSlot>();
+  bind(state->slot, index, team.n_pes, clear);
+  team.collective = std::move(state);
 }
 
 }  // namespace shoal::coll::slots
 
 namespace shoal::coll {
 
-Slot::~Slot() {
+TeamSlot::~TeamSlot() {
+  const int index = slot.index;
   if (index >= 0 && slots::g_area.base != nullptr)
     slots::g_area.used[static_cast<std::size_t>(index) / 64] &= ~(std::uint64_t{1} << (index % 64));
 }

@@ -20,6 +20,7 @@
 #include <cstring>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/alltoall/blocks.hpp"
 #include "collectives/channel.hpp"
 
 namespace shoal::coll {
@@ -44,8 +45,9 @@ void copy_block(const Args &args, const std::byte *source, int for_pe, int from_
   const std::size_t es = args.elem_size, n = args.nelems;
   const std::size_t dst = static_cast<std::size_t>(args.dst_stride);
   const std::size_t sst = static_cast<std::size_t>(args.sst_stride);
-  auto *to = static_cast<std::byte *>(args.dest) + static_cast<std::size_t>(from_pe) * n * dst * es;
-  const std::byte *from = source + static_cast<std::size_t>(for_pe) * n * sst * es;
+  auto *to =
+      static_cast<std::byte *>(args.dest) + alltoall_blocks::block_offset(args, from_pe, dst);
+  const std::byte *from = source + alltoall_blocks::block_offset(args, for_pe, sst);
   if (dst == 1 && sst == 1) return (void)std::memcpy(to, from, n * es);
   switch (es) {
     case 1:

@@ -6,16 +6,15 @@
 // pair and no second round, where pairwise and linear need a credit before each write into a
 // peer's dest. Works on any team; on one node a message is a copy into the peer's mapped box.
 //
-// Block layout (OpenSHMEM alltoalls; alltoall has both strides 1): the block for PE j starts
-// at source element j*nelems*sst, its k-th element sst apart; it lands in PE j's dest at
-// element me*nelems*dst, consecutive elements dst apart. In jobs above kBoxPeers PEs some
-// teams have no mailboxes (the same answer on every PE): those calls run pairwise.
+// Block layout: alltoall/blocks.hpp. In jobs above kBoxPeers PEs some teams have no mailboxes
+// (the same answer on every PE): those calls run pairwise.
 #include <cstddef>
 #include <cstring>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/alltoall/blocks.hpp"
 #include "collectives/channel.hpp"
-#include "collectives/slot.hpp"
+#include "collectives/slot_state.hpp"
 
 namespace shoal::coll {
 
@@ -37,13 +36,12 @@ void copy(std::byte *to, const std::byte *from, std::size_t dest_stride, std::si
 
 void run(Channel &channel, const Args &args) {
   const int n = channel.size(), me = channel.rank();
-  const std::size_t es = args.elem_size, ne = args.nelems;
   const auto dst = static_cast<std::size_t>(args.dst_stride);
   const auto sst = static_cast<std::size_t>(args.sst_stride);
   const auto *source = static_cast<const std::byte *>(args.source);
   auto *dest = static_cast<std::byte *>(args.dest);
   auto block = [&](int pe, std::size_t stride) {
-    return static_cast<std::size_t>(pe) * ne * stride * es;
+    return alltoall_blocks::block_offset(args, pe, stride);
   };
   // Peers are visited starting after this PE, so the PEs do not all hit PE 0 first.
   for (int k = 1; k < n; ++k) {

@@ -3,7 +3,7 @@
 // and returns; each reader waits for the sequence number in its own line and copies the message
 // out. A message of up to kLinePayload (56) bytes lives in the line itself: one cache-line
 // transfer from root to reader on the node, one message (Channel::signal) to a reader on
-// another node. A larger one (up to rma::kStashMaxBytes, teams whose heaps are not all mapped)
+// another node. A larger one (up to kStashMaxBytes, teams whose heaps are not all mapped)
 // travels in the line's message into the reader's stash buffer of the line
 // (Channel::signal_stashed), where the reader copies it from: one message per reader where
 // the binomial tree needs a credit back before each step.
@@ -23,8 +23,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/cache_lines.hpp"
 #include "collectives/channel.hpp"
-#include "collectives/slot.hpp"
-#include "rma/stash.hpp"
+#include "collectives/slot_state.hpp"
 
 namespace shoal::coll {
 
@@ -38,7 +37,7 @@ bool stashed(std::size_t bytes) { return bytes > kLinePayload; }
 bool applies(const Channel &ch, const Args &a) {
   if (!lines::available(ch)) return false;
   if (!stashed(a.bytes())) return a.direct || ch.size() <= kMaxNetworkTeam;
-  return !a.direct && ch.size() <= kMaxNetworkTeam && a.bytes() <= rma::kStashMaxBytes;
+  return !a.direct && ch.size() <= kMaxNetworkTeam && a.bytes() <= kStashMaxBytes;
 }
 
 void run(Channel &ch, const Args &a) {
@@ -50,7 +49,7 @@ void run(Channel &ch, const Args &a) {
     const int from = ch.slot_index(a.root);
     const std::uint64_t seq = ++s.bcasts_in[static_cast<std::size_t>(from)];
     const std::byte *line = lines::bcast(s, from, seq);
-    lines::wait_for(lines::seq_of(line), seq);
+    lines::wait_for(ch, lines::seq_of(line), seq);
     std::memcpy(a.dest, stashed(bytes) ? ch.stashed(line) : line, bytes);
     // Done with the line: the root may write it again.
     std::byte *ack = lines::local(s, mine, lines::kAck);
@@ -67,7 +66,7 @@ void run(Channel &ch, const Args &a) {
     const std::uint64_t seq = ++s.bcasts_out[ri];
     if (seq > s.bcasts_acked[ri] + kBcastLines) {  // r may still read message seq - kBcastLines
       const std::uint64_t *ack = lines::seq_of(lines::local(s, static_cast<int>(ri), lines::kAck));
-      lines::wait_for(ack, seq - kBcastLines);
+      lines::wait_for(ch, ack, seq - kBcastLines);
       s.bcasts_acked[ri] = lines::load(ack);
     }
     std::byte *line = lines::bcast(s, mine, seq);

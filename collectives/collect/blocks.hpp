@@ -1,5 +1,7 @@
-// Moving runs of a collect's blocks (bruck, recursive doubling): blocks lo..hi-1, in team-PE
-// order, lie contiguously in dest at displs[lo], the same place on every PE.
+// What the collect/fcollect algorithms share: blocks lo..hi-1, in team-PE order, lie
+// contiguously in dest at displs[lo], the same place on every PE; every algorithm starts by
+// placing this PE's own block there (place_own), and bruck and recursive doubling move runs of
+// blocks (send).
 #pragma once
 
 #include <cstddef>
@@ -22,6 +24,13 @@ inline Span of(const Args &args, int lo, int hi) noexcept {
   const std::size_t begin = args.displs[lo];
   const std::size_t end = args.displs[hi - 1] + args.counts[hi - 1];
   return {static_cast<std::byte *>(args.dest) + begin * es, (end - begin) * es};
+}
+
+// Copies this PE's block from source to its place in this PE's dest (nothing for an empty one).
+inline void place_own(Channel &channel, const Args &args) noexcept {
+  const int me = channel.rank();
+  channel.put(static_cast<std::byte *>(args.dest) + args.displs[me] * args.elem_size, args.source,
+              args.counts[me] * args.elem_size, me);
 }
 
 // Blocks [lo1, hi1) and then [lo2, hi2) of this PE's dest into the same places of peer's dest,

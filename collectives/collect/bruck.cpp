@@ -23,9 +23,7 @@ namespace {
 void run(Channel &channel, const Args &args) {
   const int n = channel.size(), me = channel.rank();
   for (int d = 1; d < n; d <<= 1) channel.grant(tree::ahead(me, d, n));
-  if (args.counts[me] > 0)
-    channel.put(static_cast<std::byte *>(args.dest) + args.displs[me] * args.elem_size, args.source,
-                args.counts[me] * args.elem_size, me);
+  blocks::place_own(channel, args);
 
   for (int d = 1; d < n; d <<= 1) {
     const int to = tree::behind(me, d, n), from = tree::ahead(me, d, n);

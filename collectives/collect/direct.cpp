@@ -18,6 +18,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
+#include "collectives/collect/blocks.hpp"
 
 namespace shoal::coll {
 namespace {
@@ -32,7 +33,7 @@ void run(Channel &channel, const Args &args) {
 
   if (mine) {
     for (int k = 1; k < n; ++k) channel.notify((me + k) % n);
-    std::memcpy(dest + args.displs[me] * es, args.source, args.counts[me] * es);
+    blocks::place_own(channel, args);
   }
   // Peers are visited starting after this PE, so the PEs do not all read PE 0 first.
   for (int k = 1; k < n; ++k) {

@@ -9,6 +9,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
+#include "collectives/collect/blocks.hpp"
 
 namespace shoal::coll {
 namespace {
@@ -25,7 +26,7 @@ void run(Channel &channel, const Args &args) {
   const std::size_t bytes = args.counts[me] * es;
   if (bytes > 0) {
     std::byte *mine = dest + args.displs[me] * es;
-    channel.put(mine, args.source, bytes, me);
+    blocks::place_own(channel, args);
     for (int k = 1; k < n; ++k) {
       const int peer = (me + k) % n;
       channel.await_grant(peer);

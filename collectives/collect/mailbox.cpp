@@ -14,7 +14,8 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
-#include "collectives/slot.hpp"
+#include "collectives/collect/blocks.hpp"
+#include "collectives/slot_state.hpp"
 
 namespace shoal::coll {
 
@@ -37,8 +38,7 @@ void run(Channel &channel, const Args &args) {
     const int peer = (me + k) % n;
     channel.send(channel.next_outbox(peer), args.source, args.counts[me] * es, peer);
   }
-  if (args.counts[me] > 0)
-    std::memcpy(dest + args.displs[me] * es, args.source, args.counts[me] * es);
+  blocks::place_own(channel, args);
   for (int k = 1; k < n; ++k) {
     const int peer = (me + n - k) % n;
     channel.await(peer);

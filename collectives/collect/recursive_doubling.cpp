@@ -23,9 +23,7 @@ void run(Channel &channel, const Args &args) {
   const int n = channel.size(), me = channel.rank();
   const int p = tree::floor_power_of_two(n), r = n - p;
 
-  if (args.counts[me] > 0)
-    channel.put(static_cast<std::byte *>(args.dest) + args.displs[me] * args.elem_size, args.source,
-                args.counts[me] * args.elem_size, me);
+  blocks::place_own(channel, args);
 
   if (tree::is_extra(me, p)) {  // extra PE: hand the block to the core partner, wait for the rest
     const int core = tree::fold_partner(me, p);

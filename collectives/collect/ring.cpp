@@ -12,6 +12,7 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
+#include "collectives/collect/blocks.hpp"
 #include "collectives/tree.hpp"
 
 namespace shoal::coll {
@@ -24,8 +25,7 @@ void run(Channel &channel, const Args &args) {
   auto *dest = static_cast<std::byte *>(args.dest);
 
   if (args.total - args.counts[me] > 0) channel.grant(prev);
-  if (args.counts[me] > 0)
-    channel.put(dest + args.displs[me] * es, args.source, args.counts[me] * es, me);
+  blocks::place_own(channel, args);
 
   bool granted = false;
   for (int s = 0; s < n - 1; ++s) {

@@ -18,7 +18,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/cache_lines.hpp"
 #include "collectives/channel.hpp"
-#include "collectives/slot.hpp"
+#include "collectives/slot_state.hpp"
 
 namespace shoal::coll {
 
@@ -59,7 +59,7 @@ void run(Channel &ch, const Args &a) {
     const std::uint64_t seq = s.exchanges[static_cast<std::size_t>(from)];
     const std::byte *line = lines::exchange(s, from, seq);
     for (std::size_t at = 0; at < bytes; at += piece, line += kLineBytes) {
-      lines::wait_for(lines::seq_of(line), seq);
+      lines::wait_for(ch, lines::seq_of(line), seq);
       const std::size_t len = std::min(piece, bytes - at);
       if (pe == 0)
         std::memcpy(acc + at, line, len);

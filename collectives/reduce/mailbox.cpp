@@ -17,15 +17,14 @@
 
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
-#include "collectives/slot.hpp"
-#include "rma/stash.hpp"
+#include "collectives/slot_state.hpp"
 
 namespace shoal::coll {
 
 namespace {
 
 constexpr std::size_t kMaxStashed = std::size_t{16} << 10;
-static_assert(kMaxStashed <= rma::kStashMaxBytes);
+static_assert(kMaxStashed <= kStashMaxBytes);
 
 // Whether the messages go into the partners' stash buffers rather than into their mailboxes.
 bool stashed(std::size_t bytes) { return bytes > kBoxBytes; }

@@ -22,6 +22,7 @@
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
 #include "collectives/reduce/chunking.hpp"
+#include "collectives/reduce/fold.hpp"
 #include "collectives/reduce/halving.hpp"
 #include "collectives/tree.hpp"
 
@@ -38,7 +39,7 @@ void run(Channel &ch, const Args &a) {
   // Scratch: [fold: chunk][level 0: ceil(chunk/2)][level 1: ceil(.../2)]...
   const std::size_t chunk = halving::chunk_for(chunking::scratch_elems(ch, a), levels, folding);
   const chunking::Chunks chunks(a.nelems, chunk);
-  std::byte *fold = ch.scratch();
+  std::byte *fold_region = ch.scratch();
   std::vector<std::byte *> region(static_cast<std::size_t>(levels));
   {
     std::byte *next = ch.scratch() + (folding ? chunk * es : 0);
@@ -48,22 +49,13 @@ void run(Channel &ch, const Args &a) {
     }
   }
 
-  if (tree::is_extra(me, p)) {  // an extra PE: fold into me - p, then receive the result
-    const int q = tree::fold_partner(me, p);
-    ch.grant(q);
-    for (std::size_t c = 0; c < chunks.count; ++c) {
-      ch.await_grant(q);
-      ch.send(fold, at(a.source, chunks.first(c), es), chunks.len(c) * es, q);
-    }
-    for (std::size_t c = 0; c < chunks.count; ++c) ch.await(q);
-    return;
-  }
+  if (tree::is_extra(me, p))
+    return fold::run_extra(ch, a, chunks, fold_region, tree::fold_partner(me, p));
 
   chunking::copy_source(a);
-  const int extra = tree::fold_partner(me, p);
-  const bool has_extra = extra < n;
+  fold::Partner extra(ch, p);
   auto partner = [&](int r) { return tree::doubling_partner(me, p >> (r + 1)); };
-  if (has_extra) ch.grant(extra);
+  extra.enter();
   for (int r = 0; r < levels; ++r) {
     ch.grant(partner(r));  // level region, chunk 0
     ch.grant(partner(r));  // dest, for the allgather
@@ -74,11 +66,7 @@ void run(Channel &ch, const Args &a) {
     std::byte *base = at(a.dest, chunks.first(c), es);
     const std::size_t len = chunks.len(c);
     const bool more = c + 1 < chunks.count;
-    if (has_extra) {
-      ch.await(extra);
-      a.combine(base, fold, len);
-      if (more) ch.grant(extra);
-    }
+    extra.fold_in(a, chunks, c, base, fold_region);
     halving::Segment seg{0, len};
     for (int r = 0; r < levels; ++r) {  // reduce-scatter
       const int peer = partner(r);
@@ -106,10 +94,7 @@ void run(Channel &ch, const Args &a) {
       ch.await(peer);
       seg = before[static_cast<std::size_t>(r)];
     }
-    if (has_extra) {
-      if (c == 0) ch.await_grant(extra);
-      ch.send(base, base, len * es, extra);
-    }
+    extra.push_result(a, chunks, c, base);
   }
 }
 

@@ -11,12 +11,13 @@
 // a fold region plus K round regions, and the vector goes through in chunks of one region.
 // Step s (chunk s / R, round s % R) lands in region s % K; a PE grants the partner of step s + K
 // as soon as it has combined step s out of that region, so partners rarely wait for credits.
-// The extras grant their dest once, on entry, for the result.
+// The fold's credits are fold.hpp's.
 #include <cstring>
 
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
 #include "collectives/reduce/chunking.hpp"
+#include "collectives/reduce/fold.hpp"
 #include "collectives/tree.hpp"
 
 namespace shoal::coll {
@@ -35,39 +36,26 @@ void run(Channel &ch, const Args &a) {
   std::size_t chunk = budget / (regions + folding);
   if (chunk == 0) regions = 1, chunk = budget / (1 + folding);
   const chunking::Chunks chunks(a.nelems, chunk);
-  std::byte *fold = ch.scratch();
+  std::byte *fold_region = ch.scratch();
   std::byte *round_base = ch.scratch() + (folding ? chunk * es : 0);
   auto region = [&](std::size_t s) { return round_base + (s % regions) * chunk * es; };
 
-  if (tree::is_extra(me, p)) {  // an extra PE: fold into me - p, then receive the result
-    const int q = tree::fold_partner(me, p);
-    ch.grant(q);  // q may write the result into dest
-    for (std::size_t c = 0; c < chunks.count; ++c) {
-      ch.await_grant(q);
-      ch.send(fold, at(a.source, chunks.first(c), es), chunks.len(c) * es, q);
-    }
-    for (std::size_t c = 0; c < chunks.count; ++c) ch.await(q);
-    return;
-  }
+  if (tree::is_extra(me, p))
+    return fold::run_extra(ch, a, chunks, fold_region, tree::fold_partner(me, p));
 
   chunking::copy_source(a);
-  const int extra = tree::fold_partner(me, p);
-  const bool has_extra = extra < n;
+  fold::Partner extra(ch, p);
   const std::size_t steps = chunks.count * static_cast<std::size_t>(rounds);
   auto partner = [&](std::size_t s) {
     return tree::doubling_partner(me, 1 << (s % static_cast<std::size_t>(rounds)));
   };
-  if (has_extra) ch.grant(extra);  // the fold region, chunk 0
+  extra.enter();
   for (std::size_t s = 0; s < std::min(regions, steps); ++s) ch.grant(partner(s));
 
   for (std::size_t c = 0; c < chunks.count; ++c) {
     std::byte *mine = at(a.dest, chunks.first(c), es);
     const std::size_t len = chunks.len(c), bytes = len * es;
-    if (has_extra) {
-      ch.await(extra);
-      a.combine(mine, fold, len);  // me < extra: my data is the left operand
-      if (c + 1 < chunks.count) ch.grant(extra);
-    }
+    extra.fold_in(a, chunks, c, mine, fold_region);
     for (int r = 0; r < rounds; ++r) {
       const std::size_t s = c * static_cast<std::size_t>(rounds) + static_cast<std::size_t>(r);
       const int peer = partner(s);
@@ -83,10 +71,7 @@ void run(Channel &ch, const Args &a) {
       }
       if (s + regions < steps) ch.grant(partner(s + regions));
     }
-    if (has_extra) {
-      if (c == 0) ch.await_grant(extra);  // its dest, granted once on entry
-      ch.send(mine, mine, bytes, extra);
-    }
+    extra.push_result(a, chunks, c, mine);
   }
 }
 

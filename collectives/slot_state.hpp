@@ -1,0 +1,70 @@
+// A team's slot as the algorithms see it: where in the symmetric collective area its counters,
+// mailboxes, cache lines and scratch are (the same addresses on every PE of the team), and this
+// PE's side of every channel. The library binds a slot to its area (slots.cpp, slot.hpp); the
+// in-process tests bind one to memory of their own (tests/coll/inproc/). Nothing here knows
+// the runtime.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace shoal::coll {
+
+// Words of a bit set with one bit per slot (SMA_TEAMS_MAX is at most 1024).
+constexpr int kMaskWords = 16;
+// Mailboxes: two boxes of kBoxBytes per sending PE (slot index below kBoxPeers), used in
+// alternation, so a message of an exchange needs no credit (Channel::next_outbox).
+constexpr std::size_t kBoxBytes = 128;
+constexpr int kBoxPeers = 256;
+// Cache lines of the on-node algorithms (broadcast/cache_line, reduce/cache_line): each line
+// holds kLinePayload bytes of a message and the message's sequence number, so a reader that sees
+// the sequence number has that part of the data too (one cache-line transfer). Per sending PE
+// (slot index below kBoxPeers) every PE holds two messages of kExchangeMsgLines lines for
+// exchanges (reductions), kBcastLines single-line messages for broadcasts from that PE, and
+// one line where that PE acknowledges this PE's broadcasts.
+constexpr std::size_t kLineBytes = 64;
+constexpr std::size_t kLinePayload = kLineBytes - sizeof(std::uint64_t);
+constexpr int kExchangeMsgLines = 8;
+constexpr int kExchangeLines = 2 * kExchangeMsgLines;
+constexpr int kBcastLines = 8;
+constexpr int kLinesPerPeer = kExchangeLines + kBcastLines + 1;
+
+struct Slot {
+  Slot() = default;
+  Slot(const Slot &) = delete;
+  Slot &operator=(const Slot &) = delete;
+
+  int index = -1;                    // which slot of the area; -1: none (not a member)
+  std::uint64_t *arrived = nullptr;  // [team PE i]: notifications team PE i has sent this PE
+  std::uint64_t *granted = nullptr;  // [team PE i]: credits team PE i has granted this PE
+  std::uint64_t *counts = nullptr;   // [team PE i]: collect's element count of team PE i
+  std::uint64_t *masks = nullptr;    // kMaskWords: OR of members' slots in use (team splits)
+  std::byte *boxes = nullptr;        // [sender][2] mailboxes of kBoxBytes
+  int box_peers = 0;                 // senders with mailboxes (slot indices below this)
+  std::byte *lines = nullptr;        // [sender][kLinesPerPeer] lines of kLineBytes
+  int line_peers = 0;                // senders with lines (slot indices below this)
+  std::byte *scratch = nullptr;      // symmetric scratch of the team
+  std::size_t scratch_bytes = 0;
+  // This PE's side of every channel, one entry per team PE (local memory, never remote).
+  std::vector<std::uint64_t> sent;        // notifications sent to team PE i
+  std::vector<std::uint64_t> received;    // notifications of team PE i consumed here
+  std::vector<std::uint64_t> grants_out;  // credits granted to team PE i
+  std::vector<std::uint64_t> grants_in;   // credits of team PE i consumed here
+  std::vector<std::uint64_t> boxes_out;   // mailbox messages sent to team PE i
+  std::vector<std::uint64_t> boxes_in;    // mailbox messages of team PE i read here
+  // Cache-line messages (indexed like the counters: by slot index).
+  std::vector<std::uint64_t> exchanges;     // exchange lines sent to (= read from) slot index i
+  std::vector<std::uint64_t> bcasts_out;    // broadcast lines sent to slot index i
+  std::vector<std::uint64_t> bcasts_in;     // broadcast lines of slot index i read here
+  std::vector<std::uint64_t> bcasts_acked;  // broadcast lines slot index i is known to have read
+
+  // Sizes this PE's side for n entries, all zero (a fresh or recycled slot).
+  void reset_local(std::size_t n) {
+    for (auto *v : {&sent, &received, &grants_out, &grants_in, &boxes_out, &boxes_in, &exchanges,
+                    &bcasts_out, &bcasts_in, &bcasts_acked})
+      v->assign(n, 0);
+  }
+};
+
+}  // namespace shoal::coll

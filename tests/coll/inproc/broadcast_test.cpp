@@ -1,0 +1,66 @@
+// Every broadcast algorithm on 1 to 16 threads-as-PEs, mapped and remote, from every root, for
+// messages from nothing to above the line (56 B), mailbox (128 B), scratch (1 KiB) and stash
+// (64 KiB) limits, element sizes 1 to 24. Every PE's dest, the root's included, must equal the
+// root's source and nothing past it may change.
+#include <string>
+
+#include "harness.hpp"
+
+namespace shoal::coll::inproc {
+namespace {
+
+struct Size {
+  std::size_t nelems, elem_size;
+};
+constexpr Size kSizes[] = {{0, 4},  {1, 1},  {1, 4},   {13, 4},    {15, 4},   {57, 1},
+                           {33, 4}, {3, 24}, {300, 4}, {16384, 4}, {17000, 4}};
+
+class Broadcast : public testing::TestWithParam<Param> {};
+
+TEST_P(Broadcast, EveryRootEverySize) {
+  const Param p = GetParam();
+  Team team(p.pes, p.mode, kScratchBytes, kHeapBytes);
+  Report report(p.pes);
+  team.run([&](int me) {
+    ThreadsChannel &ch = team.channel(me);
+    PeLog &log = report.pe(me);
+    std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
+    int salt = 0;
+    for (const Size &size : kSizes)
+      for (int root = 0; root < p.pes; ++root) {
+        ++salt;
+        Args a;
+        a.dest = dest;
+        a.source = source;
+        a.nelems = size.nelems;
+        a.elem_size = size.elem_size;
+        a.root = root;
+        a.message_bytes = a.bytes();
+        a.direct = p.mode == Mode::mapped;
+        if (!log.applies(*p.algorithm, ch, a)) continue;
+        const std::size_t bytes = a.bytes();
+        // Only the root's source matters; the others' hold their own data.
+        for (std::size_t i = 0; i < bytes; ++i)
+          source[i] = static_cast<std::byte>(value<int>(me, i, salt));
+        std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
+        p.algorithm->run(ch, a);
+        const std::string what = "root " + std::to_string(root) + ", " +
+                                 std::to_string(size.nelems) + " x " +
+                                 std::to_string(size.elem_size) + " B";
+        log.check_nothing_pending(ch, what);
+        std::vector<std::byte> expected(bytes);
+        for (std::size_t i = 0; i < bytes; ++i)
+          expected[i] = static_cast<std::byte>(value<int>(root, i, salt));
+        const std::string diff = first_difference(dest, expected.data(), bytes);
+        if (!diff.empty()) log.fail(what + ": dest " + diff);
+        if (!untouched(dest + bytes, kGuardBytes)) log.fail(what + ": wrote past dest");
+      }
+  });
+  if (report.finish() == 0) GTEST_SKIP() << "applies() accepted no case";
+}
+
+INSTANTIATE_TEST_SUITE_P(Inproc, Broadcast, testing::ValuesIn(params(Collective::broadcast)),
+                         param_name);
+
+}  // namespace
+}  // namespace shoal::coll::inproc

@@ -1,0 +1,90 @@
+#include "harness.hpp"
+
+#include <cstdio>
+
+namespace shoal::coll {
+
+// The algorithm objects, one per row of algorithms.def (the algorithm sources are built into
+// the test).
+#define SMA_ALGORITHM(collective, name, summary) extern const Algorithm collective##_##name;
+#include "collectives/algorithms.def"
+#undef SMA_ALGORITHM
+
+namespace inproc {
+namespace {
+
+const Algorithm *const kAll[] = {
+#define SMA_ALGORITHM(collective, name, summary) &collective##_##name,
+#include "collectives/algorithms.def"
+#undef SMA_ALGORITHM
+};
+
+constexpr std::size_t kReportedFailures = 8;
+
+}  // namespace
+
+std::vector<Param> params(Collective c) {
+  std::vector<Param> all;
+  for (const Algorithm *a : kAll)
+    if (a->collective == c)
+      for (const Mode mode : {Mode::mapped, Mode::remote})
+        for (int pes = kMinPes; pes <= kMaxPes; ++pes) all.push_back({a, pes, mode});
+  return all;
+}
+
+std::string param_name(const testing::TestParamInfo<Param> &info) {
+  const Param &p = info.param;
+  return std::string(p.algorithm->name) + "_np" + std::to_string(p.pes) + "_" + mode_name(p.mode);
+}
+
+bool PeLog::applies(const Algorithm &algorithm, const Channel &channel, const Args &args) {
+  // What the dispatcher hands no algorithm: a call that moves nothing (collect: nothing at all
+  // is gathered).
+  const bool gathers =
+      algorithm.collective == Collective::collect || algorithm.collective == Collective::fcollect;
+  const bool empty =
+      algorithm.collective != Collective::barrier && (gathers ? args.total == 0 : args.nelems == 0);
+  const bool yes = !empty && (algorithm.applies == nullptr || algorithm.applies(channel, args));
+  answers_.push_back(yes ? 1 : 0);
+  ran_ += yes ? 1 : 0;
+  return yes;
+}
+
+void PeLog::fail(std::string what) {
+  if (failures_.size() < kReportedFailures) failures_.push_back(std::move(what));
+}
+
+void PeLog::check_nothing_pending(const ThreadsChannel &channel, const std::string &what) {
+  if (channel.pending_puts() != 0)
+    fail(what + ": returned with " + std::to_string(channel.pending_puts()) +
+         " put(s) never signalled");
+}
+
+int Report::finish() {
+  for (std::size_t pe = 0; pe < logs_.size(); ++pe) {
+    for (const std::string &f : logs_[pe].failures_) ADD_FAILURE() << "PE " << pe << ": " << f;
+    if (logs_[pe].answers_ != logs_[0].answers_)
+      ADD_FAILURE() << "PE " << pe << " and PE 0 disagree on which calls applies() accepts";
+  }
+  return logs_[0].ran_;
+}
+
+std::string first_difference(const std::byte *got, const std::byte *expected, std::size_t bytes) {
+  for (std::size_t i = 0; i < bytes; ++i)
+    if (got[i] != expected[i]) {
+      char text[96];
+      std::snprintf(text, sizeof text, "byte %zu of %zu is 0x%02x, expected 0x%02x", i, bytes,
+                    static_cast<unsigned>(got[i]), static_cast<unsigned>(expected[i]));
+      return text;
+    }
+  return "";
+}
+
+bool untouched(const std::byte *got, std::size_t bytes) noexcept {
+  for (std::size_t i = 0; i < bytes; ++i)
+    if (got[i] != kSentinel) return false;
+  return true;
+}
+
+}  // namespace inproc
+}  // namespace shoal::coll

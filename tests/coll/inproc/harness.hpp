@@ -1,0 +1,94 @@
+// What the in-process tests of the collective algorithms share: the parameters (every
+// algorithm of collectives/algorithms.def for a collective x team sizes 1 to 16 x both modes of
+// the threads backend), the per-PE log of each run, and deterministic data.
+//
+// A test body runs on every PE's thread (Team::run) and loops over its cases, calling the
+// algorithm directly whenever the call would reach it: the dispatcher (collectives/
+// dispatch.cpp) completes calls on teams of one PE and calls that move nothing itself, and
+// the algorithms rely on that (several divide by the number of rounds, or grant credits on
+// entry that only a nonempty call consumes), so those cases are left out here too; then
+// whenever its applies() accepts the case. Calls go back to back on the same buffers and the
+// same slot, so credits and buffer reuse are exercised between calls as well as within them.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "collectives/algorithm.hpp"
+#include "threads_team.hpp"
+
+namespace shoal::coll::inproc {
+
+// The runtime's minimum scratch (SMA_COLL_SCRATCH_SIZE=1k), so vectors above 1 KiB go through
+// the scratch in pieces; and a heap large enough for the largest case of any test.
+constexpr std::size_t kScratchBytes = 1024;
+constexpr std::size_t kHeapBytes = 512 << 10;
+constexpr int kMinPes = 2, kMaxPes = 16;
+
+struct Param {
+  const Algorithm *algorithm;
+  int pes;
+  Mode mode;
+};
+
+// Every algorithm of `c` (algorithms.def order) x kMinPes..kMaxPes PEs x both modes.
+std::vector<Param> params(Collective c);
+// "<algorithm>_np<pes>_<mode>", for the test names.
+std::string param_name(const testing::TestParamInfo<Param> &info);
+
+// One PE's record of a run: failures, cases run, and applies() answers (which must be the same
+// on every PE).
+class PeLog {
+ public:
+  // Whether the call reaches the algorithm (it moves something) and its applies() accepts it;
+  // remembered for the comparison across PEs.
+  bool applies(const Algorithm &algorithm, const Channel &channel, const Args &args);
+  // Records a failure (the first few are reported).
+  void fail(std::string what);
+  // Fails when the backend still holds puts the algorithm never signalled.
+  void check_nothing_pending(const ThreadsChannel &channel, const std::string &what);
+  int ran() const noexcept { return ran_; }
+
+ private:
+  friend class Report;
+  std::vector<std::string> failures_;
+  std::vector<char> answers_;
+  int ran_ = 0;
+};
+
+class Report {
+ public:
+  explicit Report(int pes) : logs_(static_cast<std::size_t>(pes)) {}
+  PeLog &pe(int pe) noexcept { return logs_[static_cast<std::size_t>(pe)]; }
+  // Reports every PE's failures and disagreeing applies() answers; returns the number of calls
+  // that ran (0: the algorithm served no case, the test is skipped).
+  int finish();
+
+ private:
+  std::vector<PeLog> logs_;
+};
+
+// Deterministic contents: element i of PE pe's data in call `salt`, small enough that sums
+// of 16 of them are exact in any type used.
+template <typename T>
+T value(int pe, std::size_t i, int salt) {
+  return static_cast<T>((static_cast<long>(pe) * 37 + static_cast<long>(i) * 11 + salt * 5) % 97 -
+                        40);
+}
+
+// What a call must not write: dest is filled with it before the call.
+constexpr std::byte kSentinel{0xEE};
+// Bytes past the end of every result that must still hold kSentinel afterwards.
+constexpr std::size_t kGuardBytes = 64;
+
+// The first difference between `bytes` at `got` and `expected`, described, or "".
+std::string first_difference(const std::byte *got, const std::byte *expected, std::size_t bytes);
+// Fails unless [from, from + bytes) of got all hold kSentinel.
+bool untouched(const std::byte *got, std::size_t bytes) noexcept;
+
+}  // namespace shoal::coll::inproc

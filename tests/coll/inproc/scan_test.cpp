@@ -1,0 +1,74 @@
+// Every scan algorithm on 1 to 16 threads-as-PEs, mapped and remote, inclusive and exclusive,
+// for sum and max on several types and vectors up to several times the scratch (1 KiB), out of
+// place and in place. PE i must end with the team-order fold of PEs 0..i (inclusive) or
+// 0..i-1 (exclusive; all zero bytes on PE 0).
+#include <string>
+#include <utility>
+
+#include "harness.hpp"
+#include "ops.hpp"
+
+namespace shoal::coll::inproc {
+namespace {
+
+// For every operator; the first operator (int sum) also takes kLargeCounts (several times the
+// scratch).
+constexpr std::size_t kCounts[] = {0, 1, 7, 33, 300};
+constexpr std::size_t kLargeCounts[] = {1000};
+
+class Scan : public testing::TestWithParam<Param> {};
+
+TEST_P(Scan, InclusiveAndExclusive) {
+  const Param p = GetParam();
+  Team team(p.pes, p.mode, kScratchBytes, kHeapBytes);
+  Report report(p.pes);
+  team.run([&](int me) {
+    ThreadsChannel &ch = team.channel(me);
+    PeLog &log = report.pe(me);
+    std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
+    int salt = 0;
+    std::vector<std::pair<const Op *, std::size_t>> cases;
+    for (const Op &op : ops())
+      for (const std::size_t nelems : kCounts) cases.emplace_back(&op, nelems);
+    for (const std::size_t nelems : kLargeCounts) cases.emplace_back(&ops()[0], nelems);
+    for (const auto &[opp, nelems] : cases)
+      for (const bool exclusive : {false, true})
+        for (const bool in_place : {false, true}) {
+          const Op &op = *opp;
+          ++salt;
+          Args a;
+          a.dest = dest;
+          a.source = in_place ? dest : source;
+          a.nelems = nelems;
+          a.elem_size = op.elem_size;
+          a.combine = op.combine;
+          a.exclusive = exclusive;
+          a.message_bytes = a.bytes();
+          a.direct = p.mode == Mode::mapped;
+          if (!log.applies(*p.algorithm, ch, a)) continue;
+          const std::size_t bytes = a.bytes();
+          if (!in_place) std::memset(dest, static_cast<int>(kSentinel), bytes);
+          std::memset(dest + bytes, static_cast<int>(kSentinel), kGuardBytes);
+          op.fill(static_cast<std::byte *>(const_cast<void *>(a.source)), nelems, me, salt);
+          p.algorithm->run(ch, a);
+          const std::string what = std::string(op.name) + ", " + std::to_string(nelems) +
+                                   " elements" + (exclusive ? ", exclusive" : "") +
+                                   (in_place ? ", in place" : "");
+          log.check_nothing_pending(ch, what);
+          std::vector<std::byte> expected(bytes + 1);
+          if (exclusive && me == 0)
+            std::memset(expected.data(), 0, bytes);
+          else
+            fold(op, expected.data(), nelems, exclusive ? me : me + 1, salt);
+          const std::string diff = first_difference(dest, expected.data(), bytes);
+          if (!diff.empty()) log.fail(what + ": dest " + diff);
+          if (!untouched(dest + bytes, kGuardBytes)) log.fail(what + ": wrote past dest");
+        }
+  });
+  if (report.finish() == 0) GTEST_SKIP() << "applies() accepted no case";
+}
+
+INSTANTIATE_TEST_SUITE_P(Inproc, Scan, testing::ValuesIn(params(Collective::scan)), param_name);
+
+}  // namespace
+}  // namespace shoal::coll::inproc

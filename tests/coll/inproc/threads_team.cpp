@@ -1,0 +1,180 @@
+#include "threads_team.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+namespace shoal::coll::inproc {
+namespace {
+
+constexpr std::size_t kAlign = 64;
+std::size_t align_up(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+// How long a wait may take before the test gives up on the algorithm (a lost notification).
+constexpr auto kWaitLimit = std::chrono::seconds(10);
+
+}  // namespace
+
+const char *mode_name(Mode mode) noexcept { return mode == Mode::mapped ? "mapped" : "remote"; }
+
+// ---- the team ---------------------------------------------------------------------------------
+
+Team::Team(int n, Mode mode, std::size_t scratch_bytes, std::size_t heap_bytes)
+    : n_(n), mode_(mode), heap_bytes_(align_up(heap_bytes)) {
+  const auto pes = static_cast<std::size_t>(n);
+  const std::size_t words = align_up(pes * sizeof(std::uint64_t));
+  const std::size_t masks = align_up(kMaskWords * sizeof(std::uint64_t));
+  const std::size_t boxes = pes * 2 * kBoxBytes, lines = pes * kLinesPerPeer * kLineBytes;
+  const std::size_t scratch = align_up(scratch_bytes);
+  heap_offset_ = 3 * words + masks + boxes + lines + scratch;
+  region_bytes_ = heap_offset_ + heap_bytes_;
+  for (int pe = 0; pe < n; ++pe) {
+    auto *base = static_cast<std::byte *>(std::aligned_alloc(kAlign, region_bytes_));
+    std::memset(base, 0, region_bytes_);
+    regions_.push_back(base);
+    auto slot = std::make_unique<Slot>();
+    slot->index = 0;
+    slot->arrived = reinterpret_cast<std::uint64_t *>(base);
+    slot->granted = reinterpret_cast<std::uint64_t *>(base + words);
+    slot->counts = reinterpret_cast<std::uint64_t *>(base + 2 * words);
+    slot->masks = reinterpret_cast<std::uint64_t *>(base + 3 * words);
+    slot->boxes = base + 3 * words + masks;
+    slot->box_peers = n;
+    slot->lines = slot->boxes + boxes;
+    slot->line_peers = n;
+    slot->scratch = slot->lines + lines;
+    slot->scratch_bytes = scratch_bytes;
+    slot->reset_local(pes);
+    channels_.push_back(std::make_unique<ThreadsChannel>(*this, pe, *slot));
+    slots_.push_back(std::move(slot));
+    stashes_.push_back(std::make_unique<Stash>());
+  }
+}
+
+Team::~Team() {
+  channels_.clear();
+  for (std::byte *region : regions_) std::free(region);
+}
+
+std::byte *Team::heap(int pe) const noexcept {
+  return regions_[static_cast<std::size_t>(pe)] + heap_offset_;
+}
+
+std::size_t Team::offset(const void *p, int pe) const noexcept {
+  const auto at = reinterpret_cast<std::uintptr_t>(p);
+  const auto base = reinterpret_cast<std::uintptr_t>(regions_[static_cast<std::size_t>(pe)]);
+  if (at - base >= region_bytes_) {
+    std::fprintf(stderr, "PE %d: %p is not a symmetric address of this PE\n", pe, p);
+    std::abort();
+  }
+  return at - base;
+}
+
+std::byte *Team::translate(const void *p, int from, int to) const noexcept {
+  return regions_[static_cast<std::size_t>(to)] + offset(p, from);
+}
+
+void Team::run(const std::function<void(int pe)> &body) {
+  std::vector<std::thread> threads;
+  threads.reserve(static_cast<std::size_t>(n_));
+  for (int pe = 0; pe < n_; ++pe) threads.emplace_back(body, pe);
+  for (std::thread &t : threads) t.join();
+}
+
+// ---- the channel ------------------------------------------------------------------------------
+
+ThreadsChannel::ThreadsChannel(Team &team, int rank, Slot &slot) noexcept
+    : Channel(rank, team.size(), slot, nullptr), team_(team) {}
+
+std::byte *ThreadsChannel::mapped(const void *symmetric, int peer) const noexcept {
+  if (peer == rank()) return static_cast<std::byte *>(const_cast<void *>(symmetric));
+  if (team_.mode() == Mode::remote) return nullptr;
+  return team_.translate(symmetric, rank(), peer);
+}
+
+void ThreadsChannel::put(void *dest, const void *source, std::size_t bytes, int peer) noexcept {
+  if (bytes == 0) return;
+  if (peer == rank()) {
+    if (dest != source) std::memmove(dest, source, bytes);
+    return;
+  }
+  std::byte *at = team_.translate(dest, rank(), peer);
+  const auto *from = static_cast<const std::byte *>(source);
+  if (team_.mode() == Mode::mapped)
+    std::memcpy(at, from, bytes);
+  else  // the source may change once put returns: keep a copy
+    pending_.push_back({at, std::vector<std::byte>(from, from + bytes)});
+}
+
+void ThreadsChannel::put_strided(void *dest, const void *source, std::ptrdiff_t dest_stride,
+                                 std::ptrdiff_t source_stride, std::size_t nelems,
+                                 std::size_t elem_size, int peer) noexcept {
+  auto *d = static_cast<std::byte *>(dest);
+  const auto *s = static_cast<const std::byte *>(source);
+  for (std::size_t i = 0; i < nelems; ++i)
+    put(d + i * static_cast<std::size_t>(dest_stride) * elem_size,
+        s + i * static_cast<std::size_t>(source_stride) * elem_size, elem_size, peer);
+}
+
+void ThreadsChannel::flush() noexcept {
+  for (Pending &p : pending_) std::memcpy(p.at, p.data.data(), p.data.size());
+  pending_.clear();
+}
+
+void ThreadsChannel::signal(std::uint64_t *word_here, std::uint64_t value, int peer, void *dest,
+                            const void *source, std::size_t bytes, bool) noexcept {
+  put(dest, source, bytes, peer);
+  flush();  // everything put before, to any PE, is visible before the word moves
+  auto *word = reinterpret_cast<std::uint64_t *>(team_.translate(word_here, rank(), peer));
+  __atomic_store_n(word, value, __ATOMIC_RELEASE);
+}
+
+void ThreadsChannel::signal_stashed(std::uint64_t *word_here, std::uint64_t value, int peer,
+                                    const void *place, const void *source, std::size_t bytes,
+                                    bool) noexcept {
+  if (bytes > kStashMaxBytes) {
+    std::fprintf(stderr, "PE %d: signal_stashed of %zu bytes (the limit is %zu)\n", rank(), bytes,
+                 kStashMaxBytes);
+    std::abort();
+  }
+  flush();
+  {
+    Team::Stash &stash = team_.stash(peer);
+    const std::lock_guard<std::mutex> lock(stash.mutex);
+    std::vector<std::byte> &buffer = stash.buffers[team_.offset(place, rank())];
+    // The protocol keeps the reader out of the buffer until the word moves: growing it is safe.
+    if (buffer.size() < bytes) buffer.resize(bytes);
+    if (bytes != 0) std::memcpy(buffer.data(), source, bytes);
+  }
+  auto *word = reinterpret_cast<std::uint64_t *>(team_.translate(word_here, rank(), peer));
+  __atomic_store_n(word, value, __ATOMIC_RELEASE);
+}
+
+const std::byte *ThreadsChannel::stashed(const void *place) const noexcept {
+  Team::Stash &stash = team_.stash(rank());
+  const std::lock_guard<std::mutex> lock(stash.mutex);
+  const auto found = stash.buffers.find(team_.offset(place, rank()));
+  return found == stash.buffers.end() ? nullptr : found->second.data();
+}
+
+void ThreadsChannel::wait(const std::uint64_t *word, std::uint64_t value) noexcept {
+  for (int spin = 0; spin < 64; ++spin)
+    if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= value) return;
+  const auto start = std::chrono::steady_clock::now();
+  for (unsigned round = 1; __atomic_load_n(word, __ATOMIC_ACQUIRE) < value; ++round) {
+    std::this_thread::yield();  // the PE we wait for may need this core
+    if (round % 1024 == 0 && std::chrono::steady_clock::now() - start > kWaitLimit) {
+      std::fprintf(stderr,
+                   "PE %d of %d: waited %lld s for the word at offset %zu of its region to reach "
+                   "%llu (it holds %llu): a notification or credit was lost\n",
+                   rank(), size(), static_cast<long long>(kWaitLimit.count()),
+                   team_.offset(word, rank()), static_cast<unsigned long long>(value),
+                   static_cast<unsigned long long>(__atomic_load_n(word, __ATOMIC_ACQUIRE)));
+      std::abort();
+    }
+  }
+}
+
+}  // namespace shoal::coll::inproc

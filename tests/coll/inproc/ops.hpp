@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "collectives/reduce_ops.hpp"
@@ -39,6 +41,17 @@ inline const std::vector<Op> &ops() {
       make_op<ReduceOp::max, short>("short max"),
   };
   return all;
+}
+
+// The cases of a reduce or scan test: every operator at every count of `counts`, and the first
+// operator at the `large` counts.
+inline std::vector<std::pair<const Op *, std::size_t>> op_cases(
+    std::span<const std::size_t> counts, std::span<const std::size_t> large) {
+  std::vector<std::pair<const Op *, std::size_t>> cases;
+  for (const Op &op : ops())
+    for (const std::size_t nelems : counts) cases.emplace_back(&op, nelems);
+  for (const std::size_t nelems : large) cases.emplace_back(&ops()[0], nelems);
+  return cases;
 }
 
 // The fold of PEs [0, upto) of call `salt` in team order: n elements into `out`.

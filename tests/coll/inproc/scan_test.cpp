@@ -27,11 +27,7 @@ TEST_P(Scan, InclusiveAndExclusive) {
     PeLog &log = report.pe(me);
     std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
     int salt = 0;
-    std::vector<std::pair<const Op *, std::size_t>> cases;
-    for (const Op &op : ops())
-      for (const std::size_t nelems : kCounts) cases.emplace_back(&op, nelems);
-    for (const std::size_t nelems : kLargeCounts) cases.emplace_back(&ops()[0], nelems);
-    for (const auto &[opp, nelems] : cases)
+    for (const auto &[opp, nelems] : op_cases(kCounts, kLargeCounts))
       for (const bool exclusive : {false, true})
         for (const bool in_place : {false, true}) {
           const Op &op = *opp;

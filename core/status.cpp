@@ -15,9 +15,6 @@
 #include "runtime.hpp"
 
 namespace shoal {
-namespace {
-thread_local std::string t_last_error;
-}
 
 const char *to_string(Status s) noexcept {
   switch (s) {
@@ -42,15 +39,6 @@ const char *to_string(Status s) noexcept {
   }
   return "unknown status";
 }
-
-void set_last_error(const std::string &message) noexcept {
-  try {
-    t_last_error = message;
-  } catch (...) {
-  }
-}
-
-const char *last_error() noexcept { return t_last_error.c_str(); }
 
 namespace {
 std::atomic<bool> g_job_ending{false};

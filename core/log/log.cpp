@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "status.hpp"
+
 namespace shoal::log {
 namespace {
 
@@ -48,6 +50,11 @@ void set_pe(int pe) {
 spdlog::logger &logger() noexcept {
   if (!g_logger) init(Level::warn);
   return *g_logger;
+}
+
+void report_error(std::string_view subsystem, const std::string &message) noexcept {
+  set_last_error(message);
+  if (enabled(Level::error)) logger().log(spdlog::level::err, "{}{}", subsystem, message);
 }
 
 bool enabled(Level level) noexcept {

@@ -3,7 +3,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <string>
 #include <string_view>
+#include <utility>
 
 namespace shoal::log {
 
@@ -26,7 +28,10 @@ bool enabled(Level level) noexcept;
 #define SMA_LOG_DEBUG(_sub, ...) SMA_LOG(debug, _sub, __VA_ARGS__)
 #define SMA_LOG_INFO(_sub, ...) SMA_LOG(info, _sub, __VA_ARGS__)
 #define SMA_LOG_WARN(_sub, ...) SMA_LOG(warn, _sub, __VA_ARGS__)
-#define SMA_LOG_ERROR(_sub, ...) SMA_LOG(error, _sub, __VA_ARGS__)
+// An error the library reports and returns (fatal ones go through shoal::fatal): logged, and
+// kept as this thread's last error (shmemx_last_error_string), so every routine that returns an
+// error leaves its message there.
+#define SMA_LOG_ERROR(_sub, ...) ::shoal::log::error("[" _sub "] ", __VA_ARGS__)
 
 namespace shoal::log {
 constexpr spdlog::level::level_enum to_spdlog(Level l) {
@@ -43,5 +48,19 @@ constexpr spdlog::level::level_enum to_spdlog(Level l) {
       return spdlog::level::err;
   }
   return spdlog::level::err;
+}
+}  // namespace shoal::log
+
+namespace shoal::log {
+// Logs "[subsystem] message" at error level and records message as the last error.
+void report_error(std::string_view subsystem, const std::string &message) noexcept;
+
+template <typename... Args>
+void error(std::string_view subsystem, fmt::format_string<Args...> format,
+           Args &&...args) noexcept {
+  try {
+    report_error(subsystem, fmt::format(format, std::forward<Args>(args)...));
+  } catch (...) {  // formatting ran out of memory: nothing to report with
+  }
 }
 }  // namespace shoal::log

@@ -23,6 +23,24 @@ constexpr std::size_t kReportedFailures = 8;
 
 }  // namespace
 
+std::vector<const Algorithm *> algorithms(Collective c) {
+  std::vector<const Algorithm *> all;
+  for (const Algorithm *a : kAll)
+    if (a->collective == c) all.push_back(a);
+  return all;
+}
+
+std::vector<TeamParam> team_params() {
+  std::vector<TeamParam> all;
+  for (const Mode mode : {Mode::mapped, Mode::remote})
+    for (int pes = kMinPes; pes <= kMaxPes; ++pes) all.push_back({pes, mode});
+  return all;
+}
+
+std::string team_param_name(const testing::TestParamInfo<TeamParam> &info) {
+  return "np" + std::to_string(info.param.pes) + "_" + mode_name(info.param.mode);
+}
+
 std::vector<Param> params(Collective c) {
   std::vector<Param> all;
   for (const Algorithm *a : kAll)

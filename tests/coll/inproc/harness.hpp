@@ -41,6 +41,18 @@ std::vector<Param> params(Collective c);
 // "<algorithm>_np<pes>_<mode>", for the test names.
 std::string param_name(const testing::TestParamInfo<Param> &info);
 
+// Every algorithm of `c`, in algorithms.def order.
+std::vector<const Algorithm *> algorithms(Collective c);
+
+// A team without an algorithm: for tests that mix a collective's algorithms on one team.
+struct TeamParam {
+  int pes;
+  Mode mode;
+};
+// kMinPes..kMaxPes PEs x both modes; "np<pes>_<mode>".
+std::vector<TeamParam> team_params();
+std::string team_param_name(const testing::TestParamInfo<TeamParam> &info);
+
 // One PE's record of a run: failures, cases run, and applies() answers (which must be the same
 // on every PE).
 class PeLog {

@@ -191,8 +191,9 @@ TEST(Quiet, CompletesNbiGets) {
 }
 
 // Quiet makes puts visible to *all* PEs: PE i puts data on PE i+1, quiets, then raises a
-// flag on PE i+2, which reads the data from PE i+1 with a get. Sizes rotate between small
-// puts (which a quiet completes with a get per PE) and a large one (which it flushes).
+// flag on PE i+2, which reads the data from PE i+1 with a get. Sizes rotate between a word
+// (which goes to another node as an acknowledged swap, see WordPutsVisibleToThirdPe) and
+// larger puts (which a quiet flushes).
 TEST(Quiet, VisibleToThirdPe) {
   SHOAL_REQUIRE_MIN_NPES(3);
   const int n = npes();
@@ -223,9 +224,8 @@ TEST(Quiet, VisibleToThirdPe) {
   }
 }
 
-// The same through a long queue of small puts (a quiet completes small puts with one get per
-// PE, which must not overtake them): 256 puts of 4 KiB to PE i+1, quiet, then the flag on PE
-// i+2, which must find all of them on PE i+1.
+// The same through a long queue of small puts, which a quiet must all complete: 256 puts of
+// 4 KiB to PE i+1, quiet, then the flag on PE i+2, which must find all of them on PE i+1.
 TEST(Quiet, ManySmallPutsVisibleToThirdPe) {
   SHOAL_REQUIRE_MIN_NPES(3);
   const int n = npes();
@@ -251,6 +251,67 @@ TEST(Quiet, ManySmallPutsVisibleToThirdPe) {
         check_range("small puts by PE i on PE i+1, read by PE i+2", got.data(), 0, kLen,
                     [&](std::size_t i) { return fill_value<unsigned char>(origin, i + round); }))
         << "round " << round;
+    shmem_barrier_all();
+  }
+}
+
+// Word puts: an aligned 4- or 8-byte put to a PE of another node is a UCX swap whose reply the
+// next quiet waits for, instead of a put and a flush. PE i puts words into PE i+1's heap and
+// globals (blocking and nbi, aligned and, for 8 bytes, at a 4-byte offset, which takes the
+// plain put), quiets, then raises a flag on PE i+2, which must read every word from PE i+1.
+namespace {
+struct WordTargets {
+  long long aligned8[2];
+  int aligned4[2];
+  int unaligned8[3];  // unaligned8 + 1 is at offset 28: 4-byte aligned, not 8
+};
+WordTargets global_words;
+}  // namespace
+
+TEST(Quiet, WordPutsVisibleToThirdPe) {
+  SHOAL_REQUIRE_MIN_NPES(3);
+  const int n = npes();
+  SymArray<WordTargets> heap(1);
+  SymArray<long> flag(1);
+  SHOAL_ASSERT_ALL_PES(heap && flag);
+  for (int round = 1; round <= 20; ++round) {
+    WordTargets *const targets[] = {heap.get(), &global_words};
+    flag[0] = 0;
+    for (WordTargets *t : targets) std::memset(t, 0, sizeof *t);
+    shmem_barrier_all();
+    const int next = (me() + 1) % n;
+    const long long w8 = (static_cast<long long>(me() + 1) << 40) | round;
+    const int w4 = (me() + 1) * 1000 + round;
+    for (WordTargets *t : targets) {
+      if (round % 2 == 0) {
+        shmem_longlong_p(&t->aligned8[1], w8, next);
+        shmem_int_p(&t->aligned4[1], w4, next);
+        shmem_putmem(&t->unaligned8[1], &w8, 8, next);
+      } else {
+        shmem_putmem_nbi(&t->aligned8[1], &w8, 8, next);
+        shmem_putmem_nbi(&t->aligned4[1], &w4, 4, next);
+        shmem_putmem_nbi(&t->unaligned8[1], &w8, 8, next);
+      }
+    }
+    shmem_quiet();
+    shmem_long_p(flag.get(), round, (me() + 2) % n);
+    shmem_quiet();
+    ASSERT_TRUE(wait_for_value<long>(flag.get(), round)) << "round " << round;
+    const int origin = (me() + n - 2) % n;
+    const long long want8 = (static_cast<long long>(origin + 1) << 40) | round;
+    const int want4 = (origin + 1) * 1000 + round;
+    for (WordTargets *t : targets) {
+      WordTargets got;
+      shmem_getmem(&got, t, sizeof got, (me() + n - 1) % n);
+      long long unaligned;
+      std::memcpy(&unaligned, &got.unaligned8[1], 8);
+      const char *where = t == heap.get() ? "heap" : "global";
+      EXPECT_EQ(got.aligned8[1], want8) << where << ", round " << round;
+      EXPECT_EQ(got.aligned4[1], want4) << where << ", round " << round;
+      EXPECT_EQ(unaligned, want8) << where << ", round " << round;
+      EXPECT_EQ(got.aligned8[0] | got.aligned4[0] | got.unaligned8[0], 0)
+          << where << ": a word before the targets changed, round " << round;
+    }
     shmem_barrier_all();
   }
 }

@@ -9,11 +9,15 @@
 // the binomial tree needs a credit back before each step.
 //
 // A broadcast is one-directional, so the root must know a reader is done with a line before it
-// writes that line again: every reader acknowledges each message in a line of its own in the
-// root's slot. The root's lines per reader form a ring of kBcastLines, so it needs to know only
-// that the reader has read the message kBcastLines - 1 before; it reads the acknowledgements
-// after its stores, once every few calls, and learns then about every message read so far, so
-// it almost never waits for one and never on the readers' critical path.
+// writes that line again: readers acknowledge messages in a line of their own in the root's
+// slot. The root's lines per reader form a ring of kBcastLines, so it needs to know only that
+// the reader has read the message kBcastLines before; it reads the acknowledgements after its
+// stores, once every few calls, and learns then about every message read so far, so it almost
+// never waits for one and never on the readers' critical path. A reader on the root's node
+// acknowledges every message (a store); one on another node every kAckEvery-th only, since
+// each acknowledgement is a network message whose sending costs the reader a system call
+// (several microseconds over TCP): whatever message the root waits for to be read, a multiple
+// of kAckEvery lies between it and the last message sent, so the reader reaches one.
 //
 // The root sends n - 1 messages, so across nodes it serves teams of up to kMaxNetworkTeam PEs
 // (on the node, where a message is a store, any team); teams with PEs of slot index kBoxPeers
@@ -30,6 +34,8 @@ namespace shoal::coll {
 namespace {
 
 constexpr int kMaxNetworkTeam = 8;
+constexpr std::uint64_t kAckEvery = kBcastLines / 2;
+static_assert(kAckEvery >= 1 && kAckEvery <= kBcastLines);
 
 // Whether the message goes into the reader's stash rather than into its line.
 bool stashed(std::size_t bytes) { return bytes > kLinePayload; }
@@ -55,7 +61,7 @@ void run(Channel &ch, const Args &a) {
     std::byte *ack = lines::local(s, mine, lines::kAck);
     if (std::byte *mapped = ch.mapped(ack, a.root))
       __atomic_store_n(lines::seq_of(mapped), seq, __ATOMIC_RELEASE);
-    else
+    else if (seq % kAckEvery == 0)
       ch.signal(lines::seq_of(ack), seq, a.root, nullptr, nullptr, 0, /*stream=*/true);
     return;
   }

@@ -93,8 +93,8 @@ void swap_in(shoal_ctx *ctx, const void *source, const Target &t, int pe,
   param.datatype = ucp_dt_make_contig(sizeof(Word));
   param.reply_buffer = reply;
   ctx->ucx_pending.store(true, std::memory_order_relaxed);
-  const ucs_status_ptr_t request = ucp_atomic_op_nbx(
-      worker.ep(pe), UCP_ATOMIC_OP_SWAP, &operand, 1, t.remote, worker.rkey(pe, t.segment), &param);
+  const ucs_status_ptr_t request = ucp_atomic_op_nbx(worker.ep(pe), UCP_ATOMIC_OP_SWAP, &operand, 1,
+                                                     t.remote, worker.rkey(pe, t.segment), &param);
   if (worker.track(request, routine, reply) != Status::ok) transport_failed(routine, pe);
 }
 

@@ -275,14 +275,14 @@ TEST(Quiet, WordPutsVisibleToThirdPe) {
   SymArray<long> flag(1);
   SHOAL_ASSERT_ALL_PES(heap && flag);
   for (int round = 1; round <= 20; ++round) {
-    WordTargets *const targets[] = {heap.get(), &global_words};
+    WordTargets* const targets[] = {heap.get(), &global_words};
     flag[0] = 0;
-    for (WordTargets *t : targets) std::memset(t, 0, sizeof *t);
+    for (WordTargets* t : targets) std::memset(t, 0, sizeof *t);
     shmem_barrier_all();
     const int next = (me() + 1) % n;
     const long long w8 = (static_cast<long long>(me() + 1) << 40) | round;
     const int w4 = (me() + 1) * 1000 + round;
-    for (WordTargets *t : targets) {
+    for (WordTargets* t : targets) {
       if (round % 2 == 0) {
         shmem_longlong_p(&t->aligned8[1], w8, next);
         shmem_int_p(&t->aligned4[1], w4, next);
@@ -300,12 +300,12 @@ TEST(Quiet, WordPutsVisibleToThirdPe) {
     const int origin = (me() + n - 2) % n;
     const long long want8 = (static_cast<long long>(origin + 1) << 40) | round;
     const int want4 = (origin + 1) * 1000 + round;
-    for (WordTargets *t : targets) {
+    for (WordTargets* t : targets) {
       WordTargets got;
       shmem_getmem(&got, t, sizeof got, (me() + n - 1) % n);
       long long unaligned;
       std::memcpy(&unaligned, &got.unaligned8[1], 8);
-      const char *where = t == heap.get() ? "heap" : "global";
+      const char* where = t == heap.get() ? "heap" : "global";
       EXPECT_EQ(got.aligned8[1], want8) << where << ", round " << round;
       EXPECT_EQ(got.aligned4[1], want4) << where << ", round " << round;
       EXPECT_EQ(unaligned, want8) << where << ", round " << round;

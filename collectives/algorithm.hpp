@@ -67,7 +67,8 @@ struct Algorithm {
   Collective collective;
   // Whether the algorithm can serve this call on the channel's team (its size, slot,
   // mailboxes and lines); null: always. Must give the same answer on every PE of the team.
-  // run() is called only when it does, so it needs no fallback of its own.
+  // run() is called only when it does, so it needs no fallback of its own, and never for a
+  // team of one PE or a call that moves nothing (alone.hpp completes those).
   bool (*applies)(const Channel &channel, const Args &args);
   void (*run)(Channel &channel, const Args &args);
 };

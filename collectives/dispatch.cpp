@@ -1,6 +1,6 @@
 // The collective operations: argument checks, the cases every algorithm would otherwise repeat
-// (teams of one PE, zero-length calls, collect's exchange of counts), then the algorithm the
-// registry picks, run on the team's channels.
+// (teams of one PE and zero-length calls, completed by alone.hpp; collect's exchange of counts),
+// then the algorithm the registry picks, run on the team's channels.
 #include <spdlog/fmt/fmt.h>
 
 #include <cstring>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "collectives/alone.hpp"
 #include "collectives/runtime_channel.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/registry.hpp"
@@ -103,6 +104,7 @@ bool mapped_at_all(shoal_team &team, const void *p) noexcept {
 }
 
 void run(Collective c, shoal_team &team, Args &args, const char *routine) noexcept {
+  if (needs_no_algorithm(c, team.n_pes, args)) return complete_alone(c, team.n_pes, args);
   RuntimeChannel channel(team, routine);
   args.direct =
       all_mapped(team, false) && mapped_at_all(team, args.dest) && mapped_at_all(team, args.source);
@@ -149,7 +151,6 @@ void finalize_collectives() noexcept { slots::detach(); }
 int sync(shoal_team *handle, const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
-  if (team->n_pes == 1) return 0;
   Args args;
   run(Collective::barrier, *team, args, routine);
   return 0;
@@ -181,10 +182,6 @@ int broadcast(shoal_team *handle, void *dest, const void *source, std::size_t ne
   }
   if (nelems == 0) return 0;
   check_buffers(dest, nelems, source, nelems, elem_size, routine);
-  if (team->n_pes == 1) {
-    if (dest != source) std::memmove(dest, source, nelems * elem_size);
-    return 0;
-  }
   Args args = vector_args(dest, source, nelems, elem_size);
   args.root = root;
   run(Collective::broadcast, *team, args, routine);
@@ -198,10 +195,6 @@ int collect(shoal_team *handle, void *dest, const void *source, std::size_t nele
   // Before the counts are exchanged, what this PE knows: its count, and that dest holds at least
   // its own elements (the full extent is known after the exchange).
   if (nelems != 0) check_buffers(dest, nelems, source, nelems, elem_size, routine);
-  if (team->n_pes == 1) {
-    if (nelems != 0 && dest != source) std::memmove(dest, source, nelems * elem_size);
-    return 0;
-  }
   // Every PE learns every PE's count: an fcollect of one word into the slot's count array.
   const auto n = static_cast<std::size_t>(team->n_pes);
   const std::uint64_t mine = nelems;
@@ -222,10 +215,6 @@ int fcollect(shoal_team *handle, void *dest, const void *source, std::size_t nel
   if (nelems == 0) return 0;
   (void)rma::byte_size(nelems, elem_size, source, g_runtime->my_pe, routine);  // negative first
   check_buffers(dest, times_pes(*team, nelems, dest, routine), source, nelems, elem_size, routine);
-  if (team->n_pes == 1) {
-    if (dest != source) std::memmove(dest, source, nelems * elem_size);
-    return 0;
-  }
   gather(Collective::fcollect, *team, dest, source, elem_size,
          std::vector<std::size_t>(static_cast<std::size_t>(team->n_pes), nelems),
          nelems * elem_size, routine);
@@ -252,11 +241,6 @@ int alltoalls(shoal_team *handle, void *dest, const void *source, std::ptrdiff_t
   Args args = vector_args(dest, source, nelems, elem_size);
   args.dst_stride = dst;
   args.sst_stride = sst;
-  if (team->n_pes == 1) {
-    RuntimeChannel self(*team, routine);
-    self.put_strided(dest, source, dst, sst, nelems, elem_size, 0);
-    return 0;
-  }
   run(Collective::alltoall, *team, args, routine);
   return 0;
 }
@@ -272,10 +256,6 @@ int reduce(shoal_team *handle, void *dest, const void *source, std::size_t nredu
   if (team == nullptr) return -1;
   if (nreduce == 0) return 0;
   check_buffers(dest, nreduce, source, nreduce, elem_size, routine);
-  if (team->n_pes == 1) {
-    if (dest != source) std::memmove(dest, source, nreduce * elem_size);
-    return 0;
-  }
   Args args = vector_args(dest, source, nreduce, elem_size);
   args.combine = combine;
   run(Collective::reduce, *team, args, routine);
@@ -288,13 +268,6 @@ int scan(shoal_team *handle, void *dest, const void *source, std::size_t nelems,
   if (team == nullptr) return -1;
   if (nelems == 0) return 0;
   check_buffers(dest, nelems, source, nelems, elem_size, routine);
-  if (team->n_pes == 1) {
-    if (exclusive)
-      std::memset(dest, 0, nelems * elem_size);
-    else if (dest != source)
-      std::memmove(dest, source, nelems * elem_size);
-    return 0;
-  }
   Args args = vector_args(dest, source, nelems, elem_size);
   args.combine = combine;
   args.exclusive = exclusive;

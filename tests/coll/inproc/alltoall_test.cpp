@@ -52,7 +52,7 @@ TEST_P(Alltoall, EveryStrideEverySize) {
         for (std::size_t b = 0; b < es; ++b) source[e * sst * es + b] = byte_of(me, e, b);
       const std::size_t extent = all == 0 ? 0 : ((all - 1) * dst + 1) * es;
       std::memset(dest, static_cast<int>(kSentinel), extent + kGuardBytes);
-      p.algorithm->run(ch, a);
+      run_call(*p.algorithm, ch, a);
       const std::string what = std::to_string(c.nelems) + " x " + std::to_string(es) +
                                " B per PE, dst " + std::to_string(c.dst) + ", sst " +
                                std::to_string(c.sst);

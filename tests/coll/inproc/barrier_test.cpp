@@ -34,7 +34,7 @@ TEST_P(Barrier, NobodyLeavesBeforeEveryoneArrived) {
       if ((k + me) % p.pes == 0)
         for (int i = 0; i < 3; ++i) std::this_thread::yield();
       arrived[static_cast<std::size_t>(me)].store(k, std::memory_order_relaxed);
-      p.algorithm->run(ch, a);
+      run_call(*p.algorithm, ch, a);
       for (int pe = 0; pe < p.pes; ++pe) {
         const int got = arrived[static_cast<std::size_t>(pe)].load(std::memory_order_relaxed);
         if (got < k)

@@ -43,7 +43,7 @@ TEST_P(Broadcast, EveryRootEverySize) {
         for (std::size_t i = 0; i < bytes; ++i)
           source[i] = static_cast<std::byte>(value<int>(me, i, salt));
         std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
-        p.algorithm->run(ch, a);
+        run_call(*p.algorithm, ch, a);
         const std::string what = "root " + std::to_string(root) + ", " +
                                  std::to_string(size.nelems) + " x " +
                                  std::to_string(size.elem_size) + " B";

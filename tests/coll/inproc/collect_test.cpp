@@ -56,7 +56,7 @@ void run_collect(const Param &p, Collective c) {
       for (std::size_t i = 0; i < a.nelems * es; ++i)
         source[i] = static_cast<std::byte>(value<int>(me, i, salt));
       std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
-      p.algorithm->run(ch, a);
+      run_call(*p.algorithm, ch, a);
       const std::string what = std::to_string(l.per_pe) + (l.varying ? " at most" : "") + " x " +
                                std::to_string(es) + " B per PE";
       log.check_nothing_pending(ch, what);

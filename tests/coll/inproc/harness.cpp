@@ -56,13 +56,9 @@ std::string param_name(const testing::TestParamInfo<Param> &info) {
 }
 
 bool PeLog::applies(const Algorithm &algorithm, const Channel &channel, const Args &args) {
-  // What the dispatcher hands no algorithm: a call that moves nothing (collect: nothing at all
-  // is gathered).
-  const bool gathers =
-      algorithm.collective == Collective::collect || algorithm.collective == Collective::fcollect;
-  const bool empty =
-      algorithm.collective != Collective::barrier && (gathers ? args.total == 0 : args.nelems == 0);
-  const bool yes = !empty && (algorithm.applies == nullptr || algorithm.applies(channel, args));
+  // Calls the dispatcher hands no algorithm (alone.hpp) run too: run_call() completes them.
+  const bool yes = needs_no_algorithm(algorithm.collective, channel.size(), args) ||
+                   algorithm.applies == nullptr || algorithm.applies(channel, args);
   answers_.push_back(yes ? 1 : 0);
   ran_ += yes ? 1 : 0;
   return yes;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "collectives/algorithm.hpp"
+#include "collectives/alone.hpp"
 #include "threads_team.hpp"
 
 namespace shoal::coll::inproc {
@@ -28,7 +29,7 @@ namespace shoal::coll::inproc {
 // the scratch in pieces; and a heap large enough for the largest case of any test.
 constexpr std::size_t kScratchBytes = 1024;
 constexpr std::size_t kHeapBytes = 512 << 10;
-constexpr int kMinPes = 2, kMaxPes = 16;
+constexpr int kMinPes = 1, kMaxPes = 16;
 
 struct Param {
   const Algorithm *algorithm;
@@ -57,8 +58,8 @@ std::string team_param_name(const testing::TestParamInfo<TeamParam> &info);
 // on every PE).
 class PeLog {
  public:
-  // Whether the call reaches the algorithm (it moves something) and its applies() accepts it;
-  // remembered for the comparison across PEs.
+  // Whether the call runs: it needs no algorithm (alone.hpp) or the algorithm's applies()
+  // accepts it; remembered for the comparison across PEs.
   bool applies(const Algorithm &algorithm, const Channel &channel, const Args &args);
   // Records a failure (the first few are reported).
   void fail(std::string what);

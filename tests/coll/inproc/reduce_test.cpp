@@ -44,7 +44,7 @@ TEST_P(Reduce, EveryOpEverySize) {
         if (!in_place) std::memset(dest, static_cast<int>(kSentinel), bytes);
         std::memset(dest + bytes, static_cast<int>(kSentinel), kGuardBytes);
         op.fill(static_cast<std::byte *>(const_cast<void *>(a.source)), nelems, me, salt);
-        p.algorithm->run(ch, a);
+        run_call(*p.algorithm, ch, a);
         const std::string what = std::string(op.name) + ", " + std::to_string(nelems) +
                                  " elements" + (in_place ? ", in place" : "");
         log.check_nothing_pending(ch, what);
@@ -95,7 +95,7 @@ TEST_P(ReduceMixed, AlgorithmsBackToBack) {
         const std::size_t bytes = a.bytes();
         std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
         op.fill(source, nelems, me, salt);
-        algorithm.run(ch, a);
+        run_call(algorithm, ch, a);
         const std::string what = std::string(algorithm.name) + " after the others, " +
                                  std::to_string(nelems) + " elements, round " +
                                  std::to_string(round);

@@ -46,7 +46,7 @@ TEST_P(Scan, InclusiveAndExclusive) {
           if (!in_place) std::memset(dest, static_cast<int>(kSentinel), bytes);
           std::memset(dest + bytes, static_cast<int>(kSentinel), kGuardBytes);
           op.fill(static_cast<std::byte *>(const_cast<void *>(a.source)), nelems, me, salt);
-          p.algorithm->run(ch, a);
+          run_call(*p.algorithm, ch, a);
           const std::string what = std::string(op.name) + ", " + std::to_string(nelems) +
                                    " elements" + (exclusive ? ", exclusive" : "") +
                                    (in_place ? ", in place" : "");

@@ -1,11 +1,12 @@
 // Names from OpenSHMEM 1.0-1.1 and SGI SHMEM that old programs still call. Their profiling
 // twins are "p" + name (pstart_pes, pshmalloc, p_my_pe), as other implementations spell them.
 #include "api/export.hpp"
+#include "api/library.hpp"
 #include "runtime.hpp"
 
 extern "C" void pstart_pes(int npes) noexcept {
   (void)npes;  // the launcher decides the number of PEs
-  shoal::finalize_implicitly_at_exit();
+  shoal::library::stop_at_exit_for_start_pes();
   pshmem_init();
 }
 SMA_WEAK_ALIAS(start_pes)

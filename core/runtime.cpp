@@ -16,6 +16,12 @@ namespace shoal {
 Runtime *g_runtime = nullptr;
 
 namespace {
+LibraryState g_library_state = LibraryState::never_initialized;
+}
+LibraryState library_state() noexcept { return g_library_state; }
+void note_library_state(LibraryState state) noexcept { g_library_state = state; }
+
+namespace {
 
 constexpr int kThreadMultiple = 3;  // SHMEM_THREAD_MULTIPLE
 
@@ -86,7 +92,6 @@ bool Runtime::start(int requested_thread_level, LibraryAreaBytes library_area_by
 
   shoal_ctx_default.worker = &worker;
   shoal_ctx_default.team = &shoal_team_world;
-  team::init_predefined(my_pe, n_pes, bootstrap->local_peers());
   SMA_LOG_DEBUG("core", "pe {} of {} up; heap {} bytes at {}, data segment {} bytes at {}", my_pe,
                 n_pes, heap_size, reinterpret_cast<void *>(heap_base), data_size,
                 reinterpret_cast<void *>(data_base));
@@ -291,7 +296,6 @@ Status Runtime::connect_worker(ucx::UcxWorker &w) {
 
 void Runtime::stop(bool peers_alive, bool end_session) {
   shoal_ctx_default.worker = nullptr;
-  team::reset_predefined();
   for (auto &pool : spare_workers) pool.clear();  // closes them
   worker.close_endpoints();
   if (config.progress_thread) {

@@ -115,9 +115,9 @@ class Runtime {
 // The runtime between shmem_init and shmem_finalize, otherwise null.
 extern Runtime *g_runtime;
 
+// Where the library is in its life (api/library.hpp starts and stops it and notes each change).
 enum class LibraryState { never_initialized, running, finalized };
 LibraryState library_state() noexcept;
-// start_pes: the program may end without shmem_finalize, which then happens at exit.
-void finalize_implicitly_at_exit() noexcept;
+void note_library_state(LibraryState state) noexcept;
 
 }  // namespace shoal

@@ -5,7 +5,10 @@
 #
 #   run_slurm.sh srun <nodes> <ppn> <program> [args...]
 #       srun --mpi=pmix -N <nodes> --ntasks-per-node=<ppn> (-w host 1 when <nodes> is 1)
-#   run_slurm.sh cmd <command...>      # any command (sbatch, salloc, oshrun), run as given
+#   run_slurm.sh cmd <command...>      # any command (salloc, oshrun, ...), run as given
+#   run_slurm.sh sbatch <sbatch options...> -- <command...>
+#       sbatch --wait with the command as its script (--wrap); the batch job's output (a file
+#       in /tmp, which the hosts share) is added to the run's output once the job is over
 #
 # The bed: the one at $SHOAL_SLURM_BED (a CTest fixture starts it once for the whole group,
 # tests/slurm/CMakeLists.txt), else one of 2 hosts made for this run alone and removed after.
@@ -27,7 +30,8 @@ bed_tool=$here/slurm_testbed.sh
 limit=${SHOAL_SLURM_LIMIT:-90}
 
 usage() {
-  echo "usage: $0 srun <nodes> <ppn> <program> [args...] | cmd <command...>" >&2
+  echo "usage: $0 srun <nodes> <ppn> <program> [args...] | cmd <command...>" \
+    "| sbatch <options...> -- <command...>" >&2
   exit 2
 }
 [[ $# -ge 2 ]] || usage
@@ -61,14 +65,25 @@ case "$mode" in
     [[ "$nodes" -eq 1 ]] && command+=(-w "$prefix-h1")
     command+=("$@") ;;
   cmd) command=("$@") ;;
+  sbatch)
+    batch_options=()
+    while [[ $# -gt 0 && "$1" != "--" ]]; do batch_options+=("$1"); shift; done
+    [[ $# -ge 2 ]] || usage
+    shift
+    batch_out=$(mktemp /tmp/shoal-slurm-batch.XXXXXX)
+    command=(sbatch --wait --output="$batch_out" "${batch_options[@]}" --wrap "$(printf '%q ' "$@")") ;;
   *) usage ;;
 esac
 
 out=$(mktemp /tmp/shoal-slurm-out.XXXXXX)
-trap 'rm -f "$out"; [[ -z "${SHOAL_SLURM_BED:-}" ]] && "$bed_tool" stop "$bed"' EXIT
+trap 'rm -f "$out" ${batch_out:+"$batch_out"}; [[ -z "${SHOAL_SLURM_BED:-}" ]] && "$bed_tool" stop "$bed"' EXIT
 echo "+ ${command[*]}"
 timeout -k 5 "$limit" "$bed_tool" exec "$bed" "${command[@]}" </dev/null 2>&1 | tee "$out"
 rc=${PIPESTATUS[0]}
+if [[ -n "${batch_out:-}" ]]; then
+  echo "--- the batch job's output ($batch_out):"
+  tee -a "$out" <"$batch_out"
+fi
 echo "status $rc"
 if [[ $rc -eq 124 ]]; then
   echo "FAILED: the run did not end within $limit s (SHOAL_SLURM_LIMIT)"

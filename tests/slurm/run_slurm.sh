@@ -98,7 +98,7 @@ elif [[ $rc -ne $want ]]; then
   exit 1
 fi
 if [[ -n "${SHOAL_SLURM_EXPECT:-}" ]]; then
-  IFS=$'\n' read -r -d '' -a patterns < <(sed 's/@@/\n/g' <<<"$SHOAL_SLURM_EXPECT")
+  IFS=$'\n' read -r -d '' -a patterns <<<"${SHOAL_SLURM_EXPECT//@@/$'\n'}"
   for p in "${patterns[@]}"; do
     grep -Eq -- "$p" "$out" || { echo "FAILED: the output does not match '$p' (SHOAL_SLURM_EXPECT)"; exit 1; }
   done

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 
@@ -86,6 +87,12 @@ int run(int argc, char **argv) {
 
   JobConfig config;
   config.options = parsed.options;
+  std::string warning;
+  if (const auto srun =
+          srun_handoff(config.options, std::getenv("PATH"), std::getenv("SLURM_JOB_ID"),
+                       std::getenv("SLURM_STEP_ID"), warning))
+    return hand_over_to_srun(config.options, *srun);
+  if (!warning.empty()) diag(warning);
   if (config.options.hosts_given()) {
     const int status = place_on_hosts(config.options);
     if (status >= 0) return status;

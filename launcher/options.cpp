@@ -119,6 +119,8 @@ ParseResult parse_options(int argc, char **argv) {
       return result;
     } else if (!inline_value && is_one_of(arg, {"--oversubscribe", "-oversubscribe"})) {
       opt.oversubscribe = true;
+    } else if (!inline_value && is_one_of(arg, {"--no-srun", "-no-srun"})) {
+      opt.no_srun = true;
     } else if (!inline_value && is_one_of(arg, {"--quiet", "-quiet", "-q"})) {
       opt.quiet = true;
     } else if (!inline_value && is_one_of(arg, {"--allow-run-as-root", "-allow-run-as-root"})) {
@@ -156,7 +158,10 @@ std::string usage_text() {
          "                     as many slots as CPUs); also --machinefile\n"
          "  --oversubscribe    allow more PEs than the hosts have slots\n"
          "  --launcher PATH    the launcher for hosts other than this one (default: prterun,\n"
-         "                     else Open MPI's mpirun, found in PATH)\n"
+         "                     else Open MPI's mpirun, found in PATH); srun: hand the job to\n"
+         "                     srun --mpi=pmix, in or outside an allocation\n"
+         "  --no-srun          inside a Slurm allocation, start the PEs on this node instead\n"
+         "                     of handing the job to srun\n"
          "  -q, --quiet        do not print the command a job is handed over with\n"
          "  --help             show this help and exit\n"
          "  --version          show the version and exit\n"
@@ -169,6 +174,9 @@ std::string usage_text() {
          "starts the PEs itself, -np at most the slots (all of them without -np). With any\n"
          "other host it hands the job to prterun or mpirun with the same PEs, hosts, -x\n"
          "variables and SMA_*, SHMEM_* and UCX_* variables, and prints that command.\n"
+         "Inside a Slurm allocation (SLURM_JOB_ID set, as under salloc or sbatch, but not\n"
+         "within a step) and without hosts it hands the job to srun --mpi=pmix (-n N when\n"
+         "-np is given, else the allocation's tasks), unless --no-srun is given.\n"
          "\n"
          "Exit status: 0 if every PE exits 0; otherwise the status of the first PE that failed\n"
          "(128+N if it was killed by signal N), or the status given to shmem_global_exit.\n";

@@ -31,6 +31,9 @@ struct Options {
   // --launcher PATH: the launcher a job on other hosts is handed to (default: prterun, else
   // Open MPI's mpirun, from PATH).
   std::string launcher;
+  // --no-srun: inside a Slurm allocation (SLURM_JOB_ID), start the PEs on this node instead
+  // of handing the job to the allocation's srun.
+  bool no_srun = false;
   bool quiet = false;  // --quiet: no line saying which launcher the job was handed to
   bool hosts_given() const { return !host.empty() || !hostfile.empty(); }
   // The program and its arguments; never empty after a successful parse.

@@ -232,4 +232,93 @@ int hand_over_job(const Options &options, const std::vector<std::string> &other_
   return err == ENOENT || err == ENOTDIR ? 127 : 126;
 }
 
+std::optional<SrunHandoff> srun_handoff(const Options &options, const char *path_env,
+                                        const char *slurm_job_id, const char *slurm_step_id,
+                                        std::string &warning) {
+  SrunHandoff handoff;
+  handoff.job_id = slurm_job_id ? slurm_job_id : "";
+  if (!options.launcher.empty()) {
+    if (base_name(options.launcher).rfind("srun", 0) != 0) return std::nullopt;
+    const ProgramLookup found = lookup_program(options.launcher, path_env);
+    if (found.error != 0)
+      handoff.error =
+          "cannot use --launcher '" + options.launcher + "': " + std::strerror(found.error);
+    else if (options.hosts_given())
+      handoff.error =
+          "srun places the PEs on the nodes of the allocation: leave out --host and "
+          "--hostfile with --launcher " +
+          options.launcher;
+    handoff.srun_path = found.path;
+    return handoff;
+  }
+  if (options.no_srun || options.hosts_given() || handoff.job_id.empty()) return std::nullopt;
+  if (slurm_step_id && *slurm_step_id) return std::nullopt;
+  const ProgramLookup found = lookup_program("srun", path_env);
+  if (found.error != 0) {
+    warning = "warning: inside Slurm job " + handoff.job_id +
+              " but srun is not in PATH: starting the PEs on this node only";
+    return std::nullopt;
+  }
+  handoff.srun_path = found.path;
+  return handoff;
+}
+
+std::vector<std::string> srun_command(const std::string &srun_path, const Options &options,
+                                      const std::vector<std::string> &environment,
+                                      std::string &error) {
+  std::vector<std::string> argv{srun_path, "--mpi=pmix"};
+  if (options.np_given) argv.insert(argv.end(), {"-n", std::to_string(options.np)});
+  argv.push_back("--kill-on-bad-exit=1");
+  if (options.oversubscribe) argv.push_back("--overcommit");
+  if (options.tag_output) argv.push_back("--label");
+  if (options.bind_to == Options::Binding::core) argv.push_back("--cpu-bind=cores");
+  if (options.bind_to == Options::Binding::none) argv.push_back("--cpu-bind=none");
+  std::string exports = "--export=ALL";
+  for (const std::string &x : options.exports) {
+    const std::size_t eq = x.find('=');
+    if (eq == std::string::npos) {
+      // srun exports oshrun's whole environment: a set VAR needs nothing more.
+      if (!find_variable(environment, x))
+        diag("warning: -x " + x + ": " + x + " is not set; not passed to the PEs");
+      continue;
+    }
+    if (x.find(',') != std::string::npos) {
+      error = "-x " + x + ": srun's --export cannot carry a value with a comma; export " +
+              x.substr(0, eq) + " before running oshrun instead";
+      return {};
+    }
+    exports += "," + x;
+  }
+  argv.push_back(exports);
+  argv.insert(argv.end(), options.program.begin(), options.program.end());
+  return argv;
+}
+
+int hand_over_to_srun(const Options &options, const SrunHandoff &handoff) {
+  if (!handoff.error.empty()) {
+    diag(handoff.error);
+    return 2;
+  }
+  std::vector<std::string> environment;
+  for (char **e = environ; e && *e; ++e) environment.emplace_back(*e);
+  std::string error;
+  const std::vector<std::string> argv =
+      srun_command(handoff.srun_path, options, environment, error);
+  if (!error.empty()) {
+    diag(error);
+    return 2;
+  }
+  if (!options.quiet)
+    diag((handoff.job_id.empty() ? std::string("--launcher ") + options.launcher
+                                 : "inside Slurm job " + handoff.job_id) +
+         ": handing the job to srun: " + shell_command_line(argv));
+  std::vector<char *> c_argv;
+  for (const std::string &a : argv) c_argv.push_back(const_cast<char *>(a.c_str()));
+  c_argv.push_back(nullptr);
+  ::execv(handoff.srun_path.c_str(), c_argv.data());
+  const int err = errno;
+  diag("cannot run '" + handoff.srun_path + "': " + std::strerror(err));
+  return err == ENOENT || err == ENOTDIR ? 127 : 126;
+}
+
 }  // namespace shoal::launcher

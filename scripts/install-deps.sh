@@ -3,9 +3,14 @@
 # openmpi-bin is only the reference the benchmarks compare against; it is never linked.
 # gfortran builds the Fortran interface (shmem.fh, oshfort, the Fortran routines).
 # clang-format checks the sources' format (the `format` test, scripts/format.sh).
+# iproute2 builds the network-namespace hosts of tests/multihost and tests/slurm; slurmctld,
+# slurmd, slurm-client and slurm-wlm-basic-plugins (mpi_pmix_v4.so) are the real Slurm that
+# tests/slurm runs (issue 20). The daemons are started by the tests only: the packages' systemd
+# units are not used.
 set -euo pipefail
 packages=(build-essential gfortran cmake pkg-config python3 libucx-dev libpmix-dev libspdlog-dev
-          libgtest-dev openmpi-bin clang-format)
+          libgtest-dev openmpi-bin iproute2 clang-format slurmctld slurmd slurm-client
+          slurm-wlm-basic-plugins)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -246,6 +246,66 @@ handoff_prterun)  # PRRTE's spellings of the same job.
   expect_handoff_line "host 127\.0\.0\.2 is" prterun
   ;;
 
+handoff_srun)  # Inside a Slurm allocation: srun's spelling of the job (issue 20); tests/slurm
+  # runs the real one under salloc and sbatch.
+  make_fake "$WORK/slurm/srun" "slurm 22.05.8"
+  export SMA_LOG_LEVEL=warn SHOAL_TEST_A=from-caller
+  slurm_path=$WORK/slurm:$PATH
+  export SLURM_JOB_ID=42
+  unset SLURM_STEP_ID
+  run_with_path "$slurm_path" -np 4 -x SHOAL_TEST_A -x SHOAL_TEST_B='two words' \
+    -x SHOAL_TEST_UNSET --tag-output --bind-to core --oversubscribe "$PROBE" 'arg two' "$MARK"
+  expect_rc 7   # srun's status: oshrun is srun now (exec)
+  expect_argv "$WORK/slurm/srun" --mpi=pmix -n 4 --kill-on-bad-exit=1 --overcommit --label \
+    --cpu-bind=cores '--export=ALL,SHOAL_TEST_B=two words' "$PROBE" 'arg two' "$MARK"
+  grep -qx 'SMA_LOG_LEVEL=warn' "$FAKE_LOG.env" || fail "SMA_LOG_LEVEL not in srun's environment"
+  grep -qx 'SHOAL_TEST_A=from-caller' "$FAKE_LOG.env" || fail "environment not kept"
+  expect_err "^oshrun: warning: -x SHOAL_TEST_UNSET: SHOAL_TEST_UNSET is not set; not passed to the PEs\$"
+  line=$(grep -E '^oshrun: inside Slurm job 42: handing the job to srun: ' "$ERR") ||
+    fail "no line saying the job is handed to srun"
+  cp "$FAKE_LOG.argv" "$WORK/first.argv"
+  rm "$FAKE_LOG.argv"
+  (eval "${line#*: handing the job to srun: }") >/dev/null 2>&1
+  cmp -s "$FAKE_LOG.argv" "$WORK/first.argv" || fail "the printed command runs something else: $line"
+  # Without -np: the allocation's tasks; -q: no line; --bind-to none.
+  run_with_path "$slurm_path" -q --bind-to none "$PROBE" "$MARK"
+  expect_rc 7
+  expect_argv "$WORK/slurm/srun" --mpi=pmix --kill-on-bad-exit=1 --cpu-bind=none --export=ALL \
+    "$PROBE" "$MARK"
+  expect_no_err 'handing the job'
+  # A value srun's --export cannot carry: status 2, nothing run.
+  rm -f "$FAKE_LOG.argv"
+  run_with_path "$slurm_path" -np 2 -x SHOAL_TEST_B=a,b "$PROBE" "$MARK"
+  expect_rc 2
+  expect_err "^oshrun: -x SHOAL_TEST_B=a,b: srun's --export cannot carry a value with a comma"
+  [ ! -f "$FAKE_LOG.argv" ] || fail "srun ran with a -x value it cannot carry"
+  # oshrun runs the job itself: with --no-srun, within a step (SLURM_STEP_ID), and with --host.
+  run_with_path "$slurm_path" --no-srun -np 2 "$PROBE" out="$MARK" nspace
+  expect_probe_ok 2
+  expect_no_err 'srun'
+  SLURM_STEP_ID=0 run_with_path "$slurm_path" -np 2 "$PROBE" out="$MARK" nspace
+  expect_probe_ok 2
+  run_with_path "$slurm_path" --host localhost:2 "$PROBE" out="$MARK" nspace
+  expect_probe_ok 2
+  [ ! -f "$FAKE_LOG.argv" ] || fail "srun ran although oshrun should have run the job"
+  # No srun in PATH: a warning, and the job on this node.
+  run_with_path "$WORK/no-such-dir" -np 2 "$PROBE" out="$MARK" nspace
+  expect_rc 0
+  [ "$(grep -c '^probe ok rank [01] of 2$' "$OUT")" -eq 2 ] || fail "not 2 ranks on this node"
+  expect_err "^oshrun: warning: inside Slurm job 42 but srun is not in PATH: starting the PEs on this node only\$"
+  # Outside an allocation only --launcher srun hands the job over, and it takes no hosts.
+  unset SLURM_JOB_ID
+  run_with_path "$slurm_path" -np 3 "$PROBE" out="$MARK" nspace
+  expect_probe_ok 3
+  run_oshrun --launcher "$WORK/slurm/srun" -np 3 "$PROBE" "$MARK"
+  expect_rc 7
+  expect_argv "$WORK/slurm/srun" --mpi=pmix -n 3 --kill-on-bad-exit=1 --export=ALL "$PROBE" "$MARK"
+  expect_err "^oshrun: --launcher $WORK/slurm/srun: handing the job to srun: "
+  run_oshrun --launcher "$WORK/slurm/srun" -H "$kRemote:2" "$PROBE" "$MARK"
+  expect_rc 2
+  expect_err "leave out --host and --hostfile with --launcher"
+  ;;
+
 launcher_choice)  # prterun, else Open MPI's mpirun, from PATH; --launcher; none: what to install.
   make_fake "$WORK/both/prterun" "prterun (PRRTE) 3.0.0"
   make_fake "$WORK/both/mpirun" "$kOpenMpi"

@@ -27,7 +27,9 @@ extern "C" void pshmem_global_exit(int status) noexcept {
   library::exiting();
   std::fflush(nullptr);
   // The PEs of other nodes are told first: as the launcher ends them, they must not report
-  // each other as lost.
+  // each other as lost. Nor must this PE, which counts itself as told: a PE the launcher ends
+  // before this one is a consequence too (the progress thread would otherwise report it).
+  note_job_ending();
   if (g_runtime) g_runtime->worker.announce_job_end();
   if (g_runtime && g_runtime->bootstrap) g_runtime->bootstrap->abort(status, "");
   std::exit(status);

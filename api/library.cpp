@@ -41,12 +41,12 @@ void print_banner(const Runtime &rt) {
   std::fflush(stdout);
 }
 
-// Start steps 1 and 2 (library.hpp); false with the reason in `error`.
-bool start_layers(Runtime &rt, int requested, std::string &error) {
+// Start steps 1 and 2 (library.hpp).
+Failure start_layers(Runtime &rt, int requested) {
   // The heap ends with the collectives' area, which they lay out (collectives/slots.hpp).
-  if (!rt.start(requested, coll::slots::area_bytes, error)) return false;
+  if (Failure f = rt.start(requested, coll::slots::area_bytes)) return f;
   team::init_predefined(rt.my_pe, rt.n_pes, rt.bootstrap->local_peers());
-  return coll::init_collectives(rt, error) == Status::ok;
+  return coll::init_collectives(rt);
 }
 
 // Stop steps 3 to 5 (library.hpp). A finalize keeps the PMIx session for a later start; after
@@ -75,9 +75,9 @@ int start(int requested, int *provided) noexcept {
   try {
     auto rt = std::make_unique<Runtime>();
     rt->bootstrap = std::move(g_session);
-    std::string error;
-    if (!start_layers(*rt, requested, error)) {
-      log::logger().error("shmem_init: {}", error);
+    if (const Failure f = start_layers(*rt, requested)) {
+      const std::string error = "shmem_init: " + f.why();
+      log::logger().error("{}", error);
       set_last_error(error);
       if (rt->bootstrap) rt->bootstrap->abort(1, error.c_str());
       stop_layers(*rt, After::failed_start);  // when the abort returns: tear down in order

@@ -63,9 +63,9 @@ bool commit_on_every_pe(std::size_t end, const char *routine) noexcept {
   shoal::Runtime &rt = *g_runtime;
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   end = std::min((end + page - 1) / page * page, rt.allocator.capacity());
-  std::string why;
-  const bool here = rt.commit_heap(end, why);
-  if (!here) SMA_LOG_ERROR("heap", "{}: PE {} {}", routine, rt.my_pe, why);
+  const shoal::Failure committed = rt.commit_heap(end);
+  const bool here = committed.ok();
+  if (!here) SMA_LOG_ERROR("heap", "{}: PE {} {}", routine, rt.my_pe, committed.why());
   bool everywhere = here;
   if (rt.n_pes > 1) {
     const std::uint64_t *all = gather_from_every_pe(here ? 1 : 0, routine);

@@ -20,7 +20,7 @@ class Runtime;
 namespace shoal::coll {
 
 // The symmetric area every team's flags and scratch live in; reserved by every PE at start-up.
-Status init_collectives(Runtime &rt, std::string &error);
+Failure init_collectives(Runtime &rt);
 void finalize_collectives() noexcept;
 
 int sync(shoal_team *team, const char *routine) noexcept;     // arrival of every team PE

@@ -135,15 +135,15 @@ void gather(Collective c, shoal_team &team, void *dest, const void *source, std:
 
 }  // namespace
 
-Status init_collectives(Runtime &rt, std::string &error) {
+Failure init_collectives(Runtime &rt) {
   slots::attach(rt.library_area, rt.config, rt.n_pes);
-  if (init_selection(rt.config, error) != Status::ok) return Status::invalid_param;
+  if (Failure f = init_selection(rt.config)) return f;
   // Fresh memory: no clearing (a faster PE may have signalled already).
   slots::assign(shoal_team_world, 0, false);
   slots::assign(shoal_team_shared, 1, false);
   slots::bind(active_sets_slot(), 2, rt.n_pes, false);
   if (rt.my_pe == 0 && rt.config.info) std::fputs(describe_selection().c_str(), stdout);
-  return Status::ok;
+  return {};
 }
 
 void finalize_collectives() noexcept { slots::detach(); }

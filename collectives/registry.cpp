@@ -135,12 +135,13 @@ std::span<const Algorithm *const> algorithms(Collective c) noexcept {
   return {kAll + first, n};
 }
 
-Status init_selection(const Config &config, std::string &error) {
+Failure init_selection(const Config &config) {
   for (std::size_t i = 0; i < std::size(kAll); ++i)
     if (std::string_view(kAll[i]->name) != kRowNames[i]) {
-      error = fmt::format("algorithms.def names '{}' where the object is named '{}'", kRowNames[i],
-                          kAll[i]->name);
-      return Status::invalid_param;
+      return Failure::because(
+          Status::invalid_param,
+          fmt::format("algorithms.def names '{}' where the object is named '{}'", kRowNames[i],
+                      kAll[i]->name));
     }
   for (int i = 0; i < kCollectives; ++i) {
     const auto c = static_cast<Collective>(i);
@@ -148,9 +149,10 @@ Status init_selection(const Config &config, std::string &error) {
     std::string problem;
     if (!rules::parse(of(c), kAutoRules[i], sel.fallback, problem) ||
         !rules::ends_with_universal_rule(sel.fallback)) {
-      error = fmt::format("built-in {} rules: {}", kNames[i],
-                          problem.empty() ? "the last rule must serve every call" : problem);
-      return Status::invalid_param;
+      return Failure::because(
+          Status::invalid_param,
+          fmt::format("built-in {} rules: {}", kNames[i],
+                      problem.empty() ? "the last rule must serve every call" : problem));
     }
     sel.text = rules::trim(config_value(config, c));
     if (sel.text.empty() || sel.text == "auto") {
@@ -158,12 +160,13 @@ Status init_selection(const Config &config, std::string &error) {
       continue;
     }
     if (!rules::parse(of(c), sel.text, sel.rules, problem)) {
-      error = rules::error_message(config.source_of(std::string(kKeys[i]) + "_ALGORITHM"), sel.text,
-                                   problem, kNames[i], of(c));
-      return Status::invalid_param;
+      return Failure::because(
+          Status::invalid_param,
+          rules::error_message(config.source_of(std::string(kKeys[i]) + "_ALGORITHM"), sel.text,
+                               problem, kNames[i], of(c)));
     }
   }
-  return Status::ok;
+  return {};
 }
 
 const Algorithm &select(Collective c, const Channel &channel, const Args &args) noexcept {

@@ -29,7 +29,7 @@ std::span<const Algorithm *const> algorithms(Collective c) noexcept;
 
 // Parses the SMA_*_ALGORITHM values; an unknown name or bad rule is an error whose message
 // names the variable and lists the valid algorithms.
-Status init_selection(const Config &config, std::string &error);
+Failure init_selection(const Config &config);
 
 // The algorithm for one call on the channel's team (the same on every PE of the team given the
 // same arguments): the first rule that matches and whose algorithm applies, else the built-in

@@ -40,22 +40,16 @@ std::size_t page_round(std::size_t n) {
   return (n + page - 1) / page * page;
 }
 
-bool fail(std::string &error, std::string what) {
-  error = std::move(what);
-  return false;
-}
-
 }  // namespace
 
-bool Runtime::start(int requested_thread_level, LibraryAreaBytes library_area_bytes,
-                    std::string &error) {
-  if (!config.load(error)) return false;
+Failure Runtime::start(int requested_thread_level, LibraryAreaBytes library_area_bytes) {
+  if (Failure f = config.load()) return f;
   log::init(config.log_level);
 
   if (!bootstrap && boot::make_bootstrap(bootstrap, config.bootstrap_collect) != Status::ok)
-    return fail(error,
-                "cannot start: the PMIx bootstrap failed (was this program started by "
-                "oshrun or another PMIx launcher that is still running?)");
+    return Failure::because(Status::bootstrap_error,
+                            "cannot start: the PMIx bootstrap failed (was this program started by "
+                            "oshrun or another PMIx launcher that is still running?)");
   my_pe = bootstrap->rank();
   n_pes = bootstrap->size();
   log::set_pe(my_pe);
@@ -68,52 +62,61 @@ bool Runtime::start(int requested_thread_level, LibraryAreaBytes library_area_by
   const int local_pes = static_cast<int>(bootstrap->local_peers().size());
   const bool one_node = local_pes == n_pes;
   if (ucx.init(n_pes, one_node, local_pes) != Status::ok)
-    return fail(error, "cannot start: UCX initialization failed (see the message above)");
+    return Failure::because(Status::transport_error,
+                            "cannot start: UCX initialization failed (see the message above)");
   using Threads = ucx::UcxWorker::Threads;
   if (worker.init(ucx, multithreaded ? Threads::multiple : Threads::single, n_pes) != Status::ok)
-    return fail(error, "cannot start: creating the UCX worker failed");
+    return Failure::because(Status::transport_error,
+                            "cannot start: creating the UCX worker failed");
   // The progress thread and waiting application threads take turns on the receiving worker
   // (see InboundLease): serialized, never at once.
   if (config.progress_thread && target_worker.init(ucx, Threads::serialized, n_pes) != Status::ok)
-    return fail(error, "cannot start: creating the progress thread's worker failed");
+    return Failure::because(Status::transport_error,
+                            "cannot start: creating the progress thread's worker failed");
   if (rma::accept_store_messages(config.progress_thread ? target_worker : worker, *this) !=
       Status::ok)
-    return fail(error, "cannot start: installing the UCX active-message handler failed");
-  if (!setup_memory(library_area_bytes(config, n_pes), error)) return false;
+    return Failure::because(Status::transport_error,
+                            "cannot start: installing the UCX active-message handler failed");
+  if (Failure f = setup_memory(library_area_bytes(config, n_pes)))
+    return std::move(f).within("cannot start");
   // The receiving worker is serialized: no two threads may use it at once. Its address is
   // read now, before the progress thread starts driving it.
   if ((config.progress_thread ? target_worker : worker).address(own_address) != Status::ok)
-    return fail(error, "cannot read the UCX worker address");
+    return Failure::because(Status::transport_error, "cannot read the UCX worker address");
   // After the memory: starting the thread orders what setup_memory wrote (the segments' bounds,
   // which the message handler reads) before anything the thread runs.
   if (config.progress_thread && progress.start(target_worker, my_pe) != Status::ok)
-    return fail(error, "cannot start: the progress thread failed to start");
-  if (!exchange_and_connect(error)) return false;
+    return Failure::because(Status::transport_error,
+                            "cannot start: the progress thread failed to start");
+  if (Failure f = exchange_and_connect()) return std::move(f).within("cannot start");
 
   shoal_ctx_default.worker = &worker;
   shoal_ctx_default.team = &shoal_team_world;
   SMA_LOG_DEBUG("core", "pe {} of {} up; heap {} bytes at {}, data segment {} bytes at {}", my_pe,
                 n_pes, heap_size, reinterpret_cast<void *>(heap_base), data_size,
                 reinterpret_cast<void *>(data_base));
-  return true;
+  return {};
 }
 
-bool Runtime::setup_memory(std::size_t library_bytes, std::string &error) {
+Failure Runtime::setup_memory(std::size_t library_bytes) {
   const std::size_t user_size = page_round(std::max<std::size_t>(config.symmetric_size, 1));
   const std::size_t size = user_size + page_round(library_bytes);
   const bool shared = config.shared_memory && bootstrap->local_peers().size() > 1;
   const Status s =
       shared ? heap_memory.create("shoal-heap", size) : heap_memory.create_private(size);
   if (s != Status::ok)
-    return fail(error, "cannot create the symmetric heap of " + std::to_string(size) + " bytes (" +
-                           config.source_of("SYMMETRIC_SIZE") + "); see the message above");
+    return Failure::because(Status::no_memory, "cannot create the symmetric heap of " +
+                                                   std::to_string(size) + " bytes (" +
+                                                   config.source_of("SYMMETRIC_SIZE") +
+                                                   "); see the message above");
   // The library's own area at its end is touched at once: commit it now, the user's part
   // block by block (commit_heap).
   heap_committed = 0;
   if (heap_memory.reserve(user_size, size - user_size) != Status::ok)
-    return fail(error,
-                "cannot commit " + std::to_string(size - user_size) +
-                    " bytes of memory for the library's collective area: " + std::strerror(errno));
+    return Failure::because(
+        Status::no_memory,
+        "cannot commit " + std::to_string(size - user_size) +
+            " bytes of memory for the library's collective area: " + std::strerror(errno));
   heap_base = reinterpret_cast<std::uintptr_t>(heap_memory.base());
   heap_size = size;
   allocator.reset(user_size);
@@ -134,13 +137,14 @@ bool Runtime::setup_memory(std::size_t library_bytes, std::string &error) {
   }
 
   if (ucx.map(heap_memory.base(), heap_size, regions[kHeapSegment]) != Status::ok)
-    return fail(error, "cannot register the symmetric heap with UCX");
+    return Failure::because(Status::transport_error, "cannot register the symmetric heap with UCX");
   if (data_size > 0 && ucx.map(data.base, data_size, regions[kDataSegment]) != Status::ok)
-    return fail(error, "cannot register the program's data segment with UCX");
-  return true;
+    return Failure::because(Status::transport_error,
+                            "cannot register the program's data segment with UCX");
+  return {};
 }
 
-bool Runtime::exchange_and_connect(std::string &error) {
+Failure Runtime::exchange_and_connect() {
   boot::Bootstrap &b = *bootstrap;
   const std::vector<std::byte> &address = own_address;
   const bool device_atomics_here = ucx::describes_device_atomics(worker.description());
@@ -157,7 +161,8 @@ bool Runtime::exchange_and_connect(std::string &error) {
       b.put("shoal.rkey1", regions[kDataSegment].packed_rkey.data(),
             regions[kDataSegment].packed_rkey.size()) != Status::ok ||
       b.fence() != Status::ok)
-    return fail(error, "cannot publish this PE's connection data through PMIx");
+    return Failure::because(Status::bootstrap_error,
+                            "cannot publish this PE's connection data through PMIx");
 
   const bool shared = config.shared_memory && b.local_peers().size() > 1;
   bool device_atomics_in_job = device_atomics_here;
@@ -180,31 +185,36 @@ bool Runtime::exchange_and_connect(std::string &error) {
         seg_bytes.size() != sizeof(SegmentInfo) ||
         b.get(pe, "shoal.rkey0", rkeys[0]) != Status::ok ||
         b.get(pe, "shoal.rkey1", rkeys[1]) != Status::ok)
-      return fail(error, "cannot read the connection data of PE " + std::to_string(pe));
+      return Failure::because(Status::bootstrap_error,
+                              "cannot read the connection data of PE " + std::to_string(pe));
     SegmentInfo theirs;
     std::memcpy(&theirs, seg_bytes.data(), sizeof theirs);
     device_atomics_in_job = device_atomics_in_job || theirs.device_atomics == 1;
     if (theirs.size[kHeapSegment] != heap_size)
-      return fail(error, "PE " + std::to_string(pe) + " has a symmetric heap of " +
-                             std::to_string(theirs.size[kHeapSegment]) + " bytes and this PE " +
-                             std::to_string(heap_size) +
-                             ": every PE must run with the same SHMEM_SYMMETRIC_SIZE");
+      return Failure::because(Status::invalid_param,
+                              "PE " + std::to_string(pe) + " has a symmetric heap of " +
+                                  std::to_string(theirs.size[kHeapSegment]) +
+                                  " bytes and this PE " + std::to_string(heap_size) +
+                                  ": every PE must run with the same SHMEM_SYMMETRIC_SIZE");
     if (theirs.size[kDataSegment] != data_size)
-      return fail(error, "PE " + std::to_string(pe) +
-                             " runs a different program (its data segment differs in size)");
+      return Failure::because(Status::invalid_param,
+                              "PE " + std::to_string(pe) +
+                                  " runs a different program (its data segment differs in size)");
     peers[pe].base[kHeapSegment] = theirs.base[kHeapSegment];
     peers[pe].base[kDataSegment] = theirs.base[kDataSegment];
     peer_addresses[pe] = std::move(peer_address);
     peer_rkeys[pe] = std::move(rkeys);
     if (shared && b.on_this_node(pe)) {
       if (peer_heaps[pe].attach(theirs.handle[kHeapSegment], heap_size) != Status::ok)
-        return fail(error, "cannot map the symmetric heap of PE " + std::to_string(pe));
+        return Failure::because(Status::no_memory,
+                                "cannot map the symmetric heap of PE " + std::to_string(pe));
       peers[pe].heap_mapped = peer_heaps[pe].base();
       // Its globals, if it could move them into shared memory; otherwise UCX reaches them.
       const std::size_t shared_bytes = data_size - data_shared_offset;
       if (theirs.data_shared == 1 && theirs.data_shared_offset == data_shared_offset) {
         if (peer_data[pe].attach(theirs.handle[kDataSegment], shared_bytes) != Status::ok)
-          return fail(error, "cannot map the data segment of PE " + std::to_string(pe));
+          return Failure::because(Status::no_memory,
+                                  "cannot map the data segment of PE " + std::to_string(pe));
         peers[pe].data_mapped = peer_data[pe].base();
         peers[pe].data_shared = true;
       } else {
@@ -221,36 +231,36 @@ bool Runtime::exchange_and_connect(std::string &error) {
     peer_rkeys[my_pe] = {regions[kHeapSegment].packed_rkey, regions[kDataSegment].packed_rkey};
   }
   if (connect_worker(worker) != Status::ok)
-    return fail(error, "cannot connect the UCX endpoints to the other PEs");
+    return Failure::because(Status::transport_error,
+                            "cannot connect the UCX endpoints to the other PEs");
   if (config.progress_thread) {
     ucx::InboundLease lease;
     if (!lease.hold() || connect_worker(target_worker) != Status::ok)
-      return fail(error, "cannot connect the receiving worker's endpoints to the other PEs");
+      return Failure::because(Status::transport_error,
+                              "cannot connect the receiving worker's endpoints to the other PEs");
   }
   // Every PE has mapped its neighbours' segments (opened through their descriptors) and
   // connected before any PE goes on.
-  if (b.fence() != Status::ok) return fail(error, "PMIx fence failed");
-  return true;
+  if (b.fence() != Status::ok)
+    return Failure::because(Status::bootstrap_error, "PMIx fence failed");
+  return {};
 }
 
-bool Runtime::commit_heap(std::size_t end, std::string &why) {
-  if (end <= heap_committed) return true;
+Failure Runtime::commit_heap(std::size_t end) {
+  if (end <= heap_committed) return {};
   const std::size_t bytes = end - heap_committed;
   const std::string what = "cannot commit " + std::to_string(bytes) +
                            " more bytes of memory for its symmetric heap (up to offset " +
                            std::to_string(end) + " of " + std::to_string(allocator.capacity()) +
                            "; " + config.source_of("SYMMETRIC_SIZE") +
                            " sizes the heap's address space, not memory the node has)";
-  if (const auto budget = heap::committable_memory(); budget && budget->bytes < bytes) {
-    why = what + ": only " + std::to_string(budget->bytes) + " bytes are available (" +
-          budget->limited_by + ")";
-    return false;
-  }
-  if (heap_memory.reserve(heap_committed, bytes) != Status::ok) {
-    why = what + ": " + std::strerror(errno);
-    return false;
-  }
-  return true;
+  if (const auto budget = heap::committable_memory(); budget && budget->bytes < bytes)
+    return Failure::because(Status::no_memory, what + ": only " + std::to_string(budget->bytes) +
+                                                   " bytes are available (" + budget->limited_by +
+                                                   ")");
+  if (heap_memory.reserve(heap_committed, bytes) != Status::ok)
+    return Failure::because(Status::no_memory, what + ": " + std::strerror(errno));
+  return {};
 }
 
 void Runtime::choose_amo_route(bool device_here, bool device_in_job) {

@@ -41,9 +41,9 @@ using LibraryAreaBytes = std::size_t (*)(const Config &config, int world_pes) no
 class Runtime {
  public:
   // Brings the PE up, with a symmetric heap that ends with library_area_bytes(config, n_pes)
-  // bytes for the library; on failure returns false with a message in `error`. A bootstrap
-  // handed in beforehand (the PMIx session of an earlier life of the library) is used as it is.
-  bool start(int requested_thread_level, LibraryAreaBytes library_area_bytes, std::string &error);
+  // bytes for the library. A bootstrap handed in beforehand (the PMIx session of an earlier
+  // life of the library) is used as it is.
+  Failure start(int requested_thread_level, LibraryAreaBytes library_area_bytes);
   // Releases what start() set up, in order (UCX objects before the context that owns them).
   // With `peers_alive` (shmem_finalize) it first waits for every PE to close its endpoints;
   // after a failed start the other PEs may be gone, so it does not. With `end_session` false
@@ -102,13 +102,13 @@ class Runtime {
   heap::HeapAllocator allocator;
   // Bytes at the start of the user's heap whose memory is committed (the same on every PE:
   // it grows only when every PE committed). commit_heap commits this PE's memory up to `end`
-  // without moving it; false with the reason, naming the sizes, when the node cannot.
+  // without moving it; it fails, naming the sizes, when the node cannot.
   std::size_t heap_committed = 0;
-  bool commit_heap(std::size_t end, std::string &why);
+  Failure commit_heap(std::size_t end);
 
  private:
-  bool setup_memory(std::size_t library_bytes, std::string &error);
-  bool exchange_and_connect(std::string &error);
+  Failure setup_memory(std::size_t library_bytes);
+  Failure exchange_and_connect();
   void choose_amo_route(bool device_here, bool device_in_job);
 };
 

@@ -20,6 +20,38 @@ enum class Status : int8_t {
 
 const char *to_string(Status s) noexcept;
 
+// The library's one error convention. A step that can fail returns a Failure: ok, or a Status
+// with the words that say what failed, naming the PE, variable, size or routine involved. A
+// caller that passes a failure up puts what it was doing in front (within()), so the first
+// failure's words reach the user whole ("cannot start: cannot create the symmetric heap of
+// ..."), and the step at the top reports it once (logged, and the last-error string). Status
+// alone is the transport's return on paths that log their own reason where it happens
+// (from_ucs); a C entry point returns what the specification says (0 or non-zero, NULL).
+class [[nodiscard]] Failure {
+ public:
+  Failure() = default;  // success
+  static Failure because(Status code, std::string why) {
+    Failure f;
+    f.code_ = code == Status::ok ? Status::invalid_param : code;
+    f.why_ = std::move(why);
+    return f;
+  }
+  bool ok() const noexcept { return code_ == Status::ok; }
+  // True when failed: `if (Failure f = step()) return std::move(f).within("...");`
+  explicit operator bool() const noexcept { return !ok(); }
+  Status code() const noexcept { return code_; }
+  const std::string &why() const noexcept { return why_; }
+  // The same failure with `context` in front: "context: why".
+  Failure within(const std::string &context) && {
+    why_ = context + ": " + why_;
+    return std::move(*this);
+  }
+
+ private:
+  Status code_ = Status::ok;
+  std::string why_;
+};
+
 // Reports an unrecoverable error ("[host:pid pe N] shoal error: ...") and ends the whole job
 // through the bootstrap (PMIx_Abort), so the launcher stops every PE. Never returns. Once
 // another PE announced that it is ending the job (job_ending()), the error is a consequence of

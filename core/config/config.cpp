@@ -119,29 +119,27 @@ std::string show(const T &v) {
 
 }  // namespace
 
-bool Config::load(std::string &error) {
+Failure Config::load() {
   using namespace cfg;
   std::string value;
   std::size_t row = 0;
-#define SMA_CONFIG(_field, _key, _type, _parser, _def, _spelling, _doc)            \
-  {                                                                                \
-    const Descriptor &d = kDescriptors[row++];                                     \
-    if (*d.default_text && !_parser(d.default_text, _field)) {                     \
-      error = std::string("bad built-in default for ") + d.key;                    \
-      return false;                                                                \
-    }                                                                              \
-    const std::string from = lookup(d, value);                                     \
-    if (!from.empty()) sources[d.key] = from;                                      \
-    if (!from.empty() && !_parser(value, _field)) {                                \
-      error = "invalid value '" + value + "' for " + from + ": expected " + d.doc; \
-      return false;                                                                \
-    }                                                                              \
+#define SMA_CONFIG(_field, _key, _type, _parser, _def, _spelling, _doc)                            \
+  {                                                                                                \
+    const Descriptor &d = kDescriptors[row++];                                                     \
+    if (*d.default_text && !_parser(d.default_text, _field))                                       \
+      return Failure::because(Status::invalid_param,                                               \
+                              std::string("bad built-in default for ") + d.key);                   \
+    const std::string from = lookup(d, value);                                                     \
+    if (!from.empty()) sources[d.key] = from;                                                      \
+    if (!from.empty() && !_parser(value, _field))                                                  \
+      return Failure::because(Status::invalid_param, "invalid value '" + value + "' for " + from + \
+                                                         ": expected " + d.doc);                   \
   }
 #include "config/config_table.def"
 #undef SMA_CONFIG
   if (debug && log_level > log::Level::debug) log_level = log::Level::debug;
   if (warn_unknown_env) warn_unknown_variables();
-  return true;
+  return {};
 }
 
 std::string Config::source_of(const std::string &key) const {

@@ -8,6 +8,7 @@
 
 #include "config/parsers.hpp"
 #include "log/log.hpp"
+#include "status.hpp"
 #include "transport/atomic_resources.hpp"
 
 namespace shoal {
@@ -17,9 +18,9 @@ struct Config {
 #include "config/config_table.def"
 #undef SMA_CONFIG
 
-  // Reads every variable of the table. On a bad value returns false and fills `error` with a
-  // message naming the variable, the value and what is accepted.
-  bool load(std::string &error);
+  // Reads every variable of the table. A bad value fails with a message naming the variable,
+  // the value and what is accepted.
+  Failure load();
   // The variable a key's value came from ("SHMEM_BCAST_ALGORITHM" or "SMA_BCAST_ALGORITHM"),
   // for messages about the value; "SMA_<key>" when it is unset.
   std::string source_of(const std::string &key) const;

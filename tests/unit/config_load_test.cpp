@@ -40,17 +40,18 @@ class ConfigLoad : public ::testing::Test {
   // A fresh Config loaded from the environment; fails the test if load() refuses it.
   static Config loaded() {
     Config config;
-    std::string error;
-    EXPECT_TRUE(config.load(error)) << error;
+    const shoal::Failure f = config.load();
+    EXPECT_TRUE(f.ok()) << f.why();
     return config;
   }
 
   // The message load() gives for the environment as it is (which it must refuse).
   static std::string refusal() {
     Config config;
-    std::string error;
-    EXPECT_FALSE(config.load(error));
-    return error;
+    const shoal::Failure f = config.load();
+    EXPECT_FALSE(f.ok());
+    EXPECT_EQ(f.code(), shoal::Status::invalid_param);
+    return f.why();
   }
 };
 

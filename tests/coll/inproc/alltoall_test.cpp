@@ -22,54 +22,50 @@ class Alltoall : public testing::TestWithParam<Param> {};
 
 TEST_P(Alltoall, EveryStrideEverySize) {
   const Param p = GetParam();
-  Team team(p.pes, p.mode, kScratchBytes, kHeapBytes);
-  Report report(p.pes);
-  team.run([&](int me) {
-    ThreadsChannel &ch = team.channel(me);
-    PeLog &log = report.pe(me);
-    std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
-    int salt = 0;
-    for (const Case &c : kCases) {
-      ++salt;
-      Args a;
-      a.dest = dest;
-      a.source = source;
-      a.nelems = c.nelems;
-      a.elem_size = c.elem_size;
-      a.dst_stride = c.dst;
-      a.sst_stride = c.sst;
-      a.message_bytes = a.bytes();
-      a.direct = p.mode == Mode::mapped;
-      if (!log.applies(*p.algorithm, ch, a)) continue;
-      const std::size_t es = c.elem_size, all = static_cast<std::size_t>(p.pes) * c.nelems;
-      const auto dst = static_cast<std::size_t>(c.dst), sst = static_cast<std::size_t>(c.sst);
-      // Element k of the block for PE j is source element j*nelems + k, sst apart; its bytes
-      // say who sent it to whom.
-      auto byte_of = [&](int from, std::size_t element, std::size_t b) {
-        return static_cast<std::byte>(value<int>(from, element * 16 + b, salt));
-      };
-      for (std::size_t e = 0; e < all; ++e)
-        for (std::size_t b = 0; b < es; ++b) source[e * sst * es + b] = byte_of(me, e, b);
-      const std::size_t extent = all == 0 ? 0 : ((all - 1) * dst + 1) * es;
-      std::memset(dest, static_cast<int>(kSentinel), extent + kGuardBytes);
-      run_call(*p.algorithm, ch, a);
-      const std::string what = std::to_string(c.nelems) + " x " + std::to_string(es) +
-                               " B per PE, dst " + std::to_string(c.dst) + ", sst " +
-                               std::to_string(c.sst);
-      log.check_nothing_pending(ch, what);
-      std::vector<std::byte> expected(extent + 1, kSentinel);
-      for (int from = 0; from < p.pes; ++from)
-        for (std::size_t k = 0; k < c.nelems; ++k) {
-          const std::size_t at = static_cast<std::size_t>(from) * c.nelems + k;
-          const std::size_t sent = static_cast<std::size_t>(me) * c.nelems + k;
-          for (std::size_t b = 0; b < es; ++b) expected[at * dst * es + b] = byte_of(from, sent, b);
+  const int ran =
+      run_every_pe(p.pes, p.mode, [&](Team &team, int me, ThreadsChannel &ch, PeLog &log) {
+        std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
+        int salt = 0;
+        for (const Case &c : kCases) {
+          ++salt;
+          Args a;
+          a.dest = dest;
+          a.source = source;
+          a.nelems = c.nelems;
+          a.elem_size = c.elem_size;
+          a.dst_stride = c.dst;
+          a.sst_stride = c.sst;
+          a.message_bytes = a.bytes();
+          a.direct = p.mode == Mode::mapped;
+          if (!log.applies(*p.algorithm, ch, a)) continue;
+          const std::size_t es = c.elem_size, all = static_cast<std::size_t>(p.pes) * c.nelems;
+          const auto dst = static_cast<std::size_t>(c.dst), sst = static_cast<std::size_t>(c.sst);
+          // Element k of the block for PE j is source element j*nelems + k, sst apart; its bytes
+          // say who sent it to whom.
+          auto byte_of = [&](int from, std::size_t element, std::size_t b) {
+            return static_cast<std::byte>(value<int>(from, element * 16 + b, salt));
+          };
+          for (std::size_t e = 0; e < all; ++e)
+            for (std::size_t b = 0; b < es; ++b) source[e * sst * es + b] = byte_of(me, e, b);
+          const std::size_t extent = all == 0 ? 0 : ((all - 1) * dst + 1) * es;
+          std::memset(dest, static_cast<int>(kSentinel), extent + kGuardBytes);
+          run_call(*p.algorithm, ch, a);
+          const std::string what = std::to_string(c.nelems) + " x " + std::to_string(es) +
+                                   " B per PE, dst " + std::to_string(c.dst) + ", sst " +
+                                   std::to_string(c.sst);
+          log.check_nothing_pending(ch, what);
+          std::vector<std::byte> expected(extent + 1, kSentinel);
+          for (int from = 0; from < p.pes; ++from)
+            for (std::size_t k = 0; k < c.nelems; ++k) {
+              const std::size_t at = static_cast<std::size_t>(from) * c.nelems + k;
+              const std::size_t sent = static_cast<std::size_t>(me) * c.nelems + k;
+              for (std::size_t b = 0; b < es; ++b)
+                expected[at * dst * es + b] = byte_of(from, sent, b);
+            }
+          log.check_result(what, dest, expected.data(), extent);
         }
-      const std::string diff = first_difference(dest, expected.data(), extent);
-      if (!diff.empty()) log.fail(what + ": dest " + diff);
-      if (!untouched(dest + extent, kGuardBytes)) log.fail(what + ": wrote past dest");
-    }
-  });
-  if (report.finish() == 0) GTEST_SKIP() << "applies() accepted no case";
+      });
+  if (ran == 0) GTEST_SKIP() << "applies() accepted no case";
 }
 
 INSTANTIATE_TEST_SUITE_P(Inproc, Alltoall, testing::ValuesIn(params(Collective::alltoall)),

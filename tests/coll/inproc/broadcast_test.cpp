@@ -19,44 +19,39 @@ class Broadcast : public testing::TestWithParam<Param> {};
 
 TEST_P(Broadcast, EveryRootEverySize) {
   const Param p = GetParam();
-  Team team(p.pes, p.mode, kScratchBytes, kHeapBytes);
-  Report report(p.pes);
-  team.run([&](int me) {
-    ThreadsChannel &ch = team.channel(me);
-    PeLog &log = report.pe(me);
-    std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
-    int salt = 0;
-    for (const Size &size : kSizes)
-      for (int root = 0; root < p.pes; ++root) {
-        ++salt;
-        Args a;
-        a.dest = dest;
-        a.source = source;
-        a.nelems = size.nelems;
-        a.elem_size = size.elem_size;
-        a.root = root;
-        a.message_bytes = a.bytes();
-        a.direct = p.mode == Mode::mapped;
-        if (!log.applies(*p.algorithm, ch, a)) continue;
-        const std::size_t bytes = a.bytes();
-        // Only the root's source matters; the others' hold their own data.
-        for (std::size_t i = 0; i < bytes; ++i)
-          source[i] = static_cast<std::byte>(value<int>(me, i, salt));
-        std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
-        run_call(*p.algorithm, ch, a);
-        const std::string what = "root " + std::to_string(root) + ", " +
-                                 std::to_string(size.nelems) + " x " +
-                                 std::to_string(size.elem_size) + " B";
-        log.check_nothing_pending(ch, what);
-        std::vector<std::byte> expected(bytes);
-        for (std::size_t i = 0; i < bytes; ++i)
-          expected[i] = static_cast<std::byte>(value<int>(root, i, salt));
-        const std::string diff = first_difference(dest, expected.data(), bytes);
-        if (!diff.empty()) log.fail(what + ": dest " + diff);
-        if (!untouched(dest + bytes, kGuardBytes)) log.fail(what + ": wrote past dest");
-      }
-  });
-  if (report.finish() == 0) GTEST_SKIP() << "applies() accepted no case";
+  const int ran =
+      run_every_pe(p.pes, p.mode, [&](Team &team, int me, ThreadsChannel &ch, PeLog &log) {
+        std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
+        int salt = 0;
+        for (const Size &size : kSizes)
+          for (int root = 0; root < p.pes; ++root) {
+            ++salt;
+            Args a;
+            a.dest = dest;
+            a.source = source;
+            a.nelems = size.nelems;
+            a.elem_size = size.elem_size;
+            a.root = root;
+            a.message_bytes = a.bytes();
+            a.direct = p.mode == Mode::mapped;
+            if (!log.applies(*p.algorithm, ch, a)) continue;
+            const std::size_t bytes = a.bytes();
+            // Only the root's source matters; the others' hold their own data.
+            for (std::size_t i = 0; i < bytes; ++i)
+              source[i] = static_cast<std::byte>(value<int>(me, i, salt));
+            std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
+            run_call(*p.algorithm, ch, a);
+            const std::string what = "root " + std::to_string(root) + ", " +
+                                     std::to_string(size.nelems) + " x " +
+                                     std::to_string(size.elem_size) + " B";
+            log.check_nothing_pending(ch, what);
+            std::vector<std::byte> expected(bytes);
+            for (std::size_t i = 0; i < bytes; ++i)
+              expected[i] = static_cast<std::byte>(value<int>(root, i, salt));
+            log.check_result(what, dest, expected.data(), bytes);
+          }
+      });
+  if (ran == 0) GTEST_SKIP() << "applies() accepted no case";
 }
 
 INSTANTIATE_TEST_SUITE_P(Inproc, Broadcast, testing::ValuesIn(params(Collective::broadcast)),

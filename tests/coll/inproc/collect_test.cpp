@@ -26,51 +26,46 @@ std::size_t count_of(const Layout &l, int pe, int salt) {
 }
 
 void run_collect(const Param &p, Collective c) {
-  Team team(p.pes, p.mode, kScratchBytes, kHeapBytes);
-  Report report(p.pes);
-  team.run([&](int me) {
-    ThreadsChannel &ch = team.channel(me);
-    PeLog &log = report.pe(me);
-    std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
-    int salt = 0;
-    for (const Layout &l : kLayouts) {
-      if (l.varying && c == Collective::fcollect) continue;
-      ++salt;
-      const auto n = static_cast<std::size_t>(p.pes);
-      std::vector<std::size_t> counts(n), displs(n);
-      for (int pe = 0; pe < p.pes; ++pe)
-        counts[static_cast<std::size_t>(pe)] = count_of(l, pe, salt);
-      std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), std::size_t{0});
-      Args a;
-      a.dest = dest;
-      a.source = source;
-      a.nelems = counts[static_cast<std::size_t>(me)];
-      a.elem_size = l.elem_size;
-      a.counts = counts.data();
-      a.displs = displs.data();
-      a.total = displs.back() + counts.back();
-      a.message_bytes = a.total * a.elem_size;
-      a.direct = p.mode == Mode::mapped;
-      if (!log.applies(*p.algorithm, ch, a)) continue;
-      const std::size_t es = l.elem_size, bytes = a.total * es;
-      for (std::size_t i = 0; i < a.nelems * es; ++i)
-        source[i] = static_cast<std::byte>(value<int>(me, i, salt));
-      std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
-      run_call(*p.algorithm, ch, a);
-      const std::string what = std::to_string(l.per_pe) + (l.varying ? " at most" : "") + " x " +
-                               std::to_string(es) + " B per PE";
-      log.check_nothing_pending(ch, what);
-      std::vector<std::byte> expected(bytes + 1);
-      for (int pe = 0; pe < p.pes; ++pe)
-        for (std::size_t i = 0; i < counts[static_cast<std::size_t>(pe)] * es; ++i)
-          expected[displs[static_cast<std::size_t>(pe)] * es + i] =
-              static_cast<std::byte>(value<int>(pe, i, salt));
-      const std::string diff = first_difference(dest, expected.data(), bytes);
-      if (!diff.empty()) log.fail(what + ": dest " + diff);
-      if (!untouched(dest + bytes, kGuardBytes)) log.fail(what + ": wrote past dest");
-    }
-  });
-  if (report.finish() == 0) GTEST_SKIP() << "applies() accepted no case";
+  const int ran =
+      run_every_pe(p.pes, p.mode, [&](Team &team, int me, ThreadsChannel &ch, PeLog &log) {
+        std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
+        int salt = 0;
+        for (const Layout &l : kLayouts) {
+          if (l.varying && c == Collective::fcollect) continue;
+          ++salt;
+          const auto n = static_cast<std::size_t>(p.pes);
+          std::vector<std::size_t> counts(n), displs(n);
+          for (int pe = 0; pe < p.pes; ++pe)
+            counts[static_cast<std::size_t>(pe)] = count_of(l, pe, salt);
+          std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), std::size_t{0});
+          Args a;
+          a.dest = dest;
+          a.source = source;
+          a.nelems = counts[static_cast<std::size_t>(me)];
+          a.elem_size = l.elem_size;
+          a.counts = counts.data();
+          a.displs = displs.data();
+          a.total = displs.back() + counts.back();
+          a.message_bytes = a.total * a.elem_size;
+          a.direct = p.mode == Mode::mapped;
+          if (!log.applies(*p.algorithm, ch, a)) continue;
+          const std::size_t es = l.elem_size, bytes = a.total * es;
+          for (std::size_t i = 0; i < a.nelems * es; ++i)
+            source[i] = static_cast<std::byte>(value<int>(me, i, salt));
+          std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
+          run_call(*p.algorithm, ch, a);
+          const std::string what = std::to_string(l.per_pe) + (l.varying ? " at most" : "") +
+                                   " x " + std::to_string(es) + " B per PE";
+          log.check_nothing_pending(ch, what);
+          std::vector<std::byte> expected(bytes + 1);
+          for (int pe = 0; pe < p.pes; ++pe)
+            for (std::size_t i = 0; i < counts[static_cast<std::size_t>(pe)] * es; ++i)
+              expected[displs[static_cast<std::size_t>(pe)] * es + i] =
+                  static_cast<std::byte>(value<int>(pe, i, salt));
+          log.check_result(what, dest, expected.data(), bytes);
+        }
+      });
+  if (ran == 0) GTEST_SKIP() << "applies() accepted no case";
 }
 
 class Collect : public testing::TestWithParam<Param> {};

@@ -74,6 +74,13 @@ void PeLog::check_nothing_pending(const ThreadsChannel &channel, const std::stri
          " put(s) never signalled");
 }
 
+void PeLog::check_result(const std::string &what, const std::byte *dest, const std::byte *expected,
+                         std::size_t bytes) {
+  const std::string diff = first_difference(dest, expected, bytes);
+  if (!diff.empty()) fail(what + ": dest " + diff);
+  if (!untouched(dest + bytes, kGuardBytes)) fail(what + ": wrote past dest");
+}
+
 int Report::finish() {
   for (std::size_t pe = 0; pe < logs_.size(); ++pe) {
     for (const std::string &f : logs_[pe].failures_) ADD_FAILURE() << "PE " << pe << ": " << f;

@@ -65,6 +65,10 @@ class PeLog {
   void fail(std::string what);
   // Fails when the backend still holds puts the algorithm never signalled.
   void check_nothing_pending(const ThreadsChannel &channel, const std::string &what);
+  // Fails when the `bytes` at dest differ from `expected`, or when any of the kGuardBytes after
+  // them no longer holds kSentinel (dest was filled with it before the call).
+  void check_result(const std::string &what, const std::byte *dest, const std::byte *expected,
+                    std::size_t bytes);
   int ran() const noexcept { return ran_; }
 
  private:
@@ -85,6 +89,16 @@ class Report {
  private:
   std::vector<PeLog> logs_;
 };
+
+// Runs body(team, me, channel, log) on every PE of a fresh team of `pes` threads in `mode`,
+// then reports every PE's failures; returns the calls that ran (0: the test should skip).
+template <typename Body>
+int run_every_pe(int pes, Mode mode, Body &&body) {
+  Team team(pes, mode, kScratchBytes, kHeapBytes);
+  Report report(pes);
+  team.run([&](int me) { body(team, me, team.channel(me), report.pe(me)); });
+  return report.finish();
+}
 
 // Deterministic contents: element i of PE pe's data in call `salt`, small enough that sums
 // of 16 of them are exact in any type used.

@@ -20,42 +20,37 @@ class Reduce : public testing::TestWithParam<Param> {};
 
 TEST_P(Reduce, EveryOpEverySize) {
   const Param p = GetParam();
-  Team team(p.pes, p.mode, kScratchBytes, kHeapBytes);
-  Report report(p.pes);
-  team.run([&](int me) {
-    ThreadsChannel &ch = team.channel(me);
-    PeLog &log = report.pe(me);
-    std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
-    int salt = 0;
-    for (const auto &[opp, nelems] : op_cases(kCounts, kLargeCounts))
-      for (const bool in_place : {false, true}) {
-        const Op &op = *opp;
-        ++salt;
-        Args a;
-        a.dest = dest;
-        a.source = in_place ? dest : source;
-        a.nelems = nelems;
-        a.elem_size = op.elem_size;
-        a.combine = op.combine;
-        a.message_bytes = a.bytes();
-        a.direct = p.mode == Mode::mapped;
-        if (!log.applies(*p.algorithm, ch, a)) continue;
-        const std::size_t bytes = a.bytes();
-        if (!in_place) std::memset(dest, static_cast<int>(kSentinel), bytes);
-        std::memset(dest + bytes, static_cast<int>(kSentinel), kGuardBytes);
-        op.fill(static_cast<std::byte *>(const_cast<void *>(a.source)), nelems, me, salt);
-        run_call(*p.algorithm, ch, a);
-        const std::string what = std::string(op.name) + ", " + std::to_string(nelems) +
-                                 " elements" + (in_place ? ", in place" : "");
-        log.check_nothing_pending(ch, what);
-        std::vector<std::byte> expected(bytes + 1);
-        fold(op, expected.data(), nelems, p.pes, salt);
-        const std::string diff = first_difference(dest, expected.data(), bytes);
-        if (!diff.empty()) log.fail(what + ": dest " + diff);
-        if (!untouched(dest + bytes, kGuardBytes)) log.fail(what + ": wrote past dest");
-      }
-  });
-  if (report.finish() == 0) GTEST_SKIP() << "applies() accepted no case";
+  const int ran =
+      run_every_pe(p.pes, p.mode, [&](Team &team, int me, ThreadsChannel &ch, PeLog &log) {
+        std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
+        int salt = 0;
+        for (const auto &[opp, nelems] : op_cases(kCounts, kLargeCounts))
+          for (const bool in_place : {false, true}) {
+            const Op &op = *opp;
+            ++salt;
+            Args a;
+            a.dest = dest;
+            a.source = in_place ? dest : source;
+            a.nelems = nelems;
+            a.elem_size = op.elem_size;
+            a.combine = op.combine;
+            a.message_bytes = a.bytes();
+            a.direct = p.mode == Mode::mapped;
+            if (!log.applies(*p.algorithm, ch, a)) continue;
+            const std::size_t bytes = a.bytes();
+            if (!in_place) std::memset(dest, static_cast<int>(kSentinel), bytes);
+            std::memset(dest + bytes, static_cast<int>(kSentinel), kGuardBytes);
+            op.fill(static_cast<std::byte *>(const_cast<void *>(a.source)), nelems, me, salt);
+            run_call(*p.algorithm, ch, a);
+            const std::string what = std::string(op.name) + ", " + std::to_string(nelems) +
+                                     " elements" + (in_place ? ", in place" : "");
+            log.check_nothing_pending(ch, what);
+            std::vector<std::byte> expected(bytes + 1);
+            fold(op, expected.data(), nelems, p.pes, salt);
+            log.check_result(what, dest, expected.data(), bytes);
+          }
+      });
+  if (ran == 0) GTEST_SKIP() << "applies() accepted no case";
 }
 
 INSTANTIATE_TEST_SUITE_P(Inproc, Reduce, testing::ValuesIn(params(Collective::reduce)), param_name);
@@ -69,45 +64,40 @@ TEST_P(ReduceMixed, AlgorithmsBackToBack) {
   const TeamParam p = GetParam();
   const std::vector<const Algorithm *> all = algorithms(Collective::reduce);
   constexpr std::size_t kMixedCounts[] = {1, 300, 15, 4097, 33, 7};
-  Team team(p.pes, p.mode, kScratchBytes, kHeapBytes);
-  Report report(p.pes);
-  team.run([&](int me) {
-    ThreadsChannel &ch = team.channel(me);
-    PeLog &log = report.pe(me);
-    std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
-    const Op &op = ops()[0];
-    int salt = 0;
-    for (int round = 0; round < 3; ++round)
-      for (std::size_t k = 0; k < all.size(); ++k) {
-        const Algorithm &algorithm = *all[(k + static_cast<std::size_t>(round)) % all.size()];
-        const std::size_t nelems =
-            kMixedCounts[(k + 2 * static_cast<std::size_t>(round)) % std::size(kMixedCounts)];
-        ++salt;
-        Args a;
-        a.dest = dest;
-        a.source = source;
-        a.nelems = nelems;
-        a.elem_size = op.elem_size;
-        a.combine = op.combine;
-        a.message_bytes = a.bytes();
-        a.direct = p.mode == Mode::mapped;
-        if (!log.applies(algorithm, ch, a)) continue;
-        const std::size_t bytes = a.bytes();
-        std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
-        op.fill(source, nelems, me, salt);
-        run_call(algorithm, ch, a);
-        const std::string what = std::string(algorithm.name) + " after the others, " +
-                                 std::to_string(nelems) + " elements, round " +
-                                 std::to_string(round);
-        log.check_nothing_pending(ch, what);
-        std::vector<std::byte> expected(bytes + 1);
-        fold(op, expected.data(), nelems, p.pes, salt);
-        const std::string diff = first_difference(dest, expected.data(), bytes);
-        if (!diff.empty()) log.fail(what + ": dest " + diff);
-        if (!untouched(dest + bytes, kGuardBytes)) log.fail(what + ": wrote past dest");
-      }
-  });
-  if (report.finish() == 0) GTEST_SKIP() << "applies() accepted no case";
+  const int ran =
+      run_every_pe(p.pes, p.mode, [&](Team &team, int me, ThreadsChannel &ch, PeLog &log) {
+        std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
+        const Op &op = ops()[0];
+        int salt = 0;
+        for (int round = 0; round < 3; ++round)
+          for (std::size_t k = 0; k < all.size(); ++k) {
+            const Algorithm &algorithm = *all[(k + static_cast<std::size_t>(round)) % all.size()];
+            const std::size_t nelems =
+                kMixedCounts[(k + 2 * static_cast<std::size_t>(round)) % std::size(kMixedCounts)];
+            ++salt;
+            Args a;
+            a.dest = dest;
+            a.source = source;
+            a.nelems = nelems;
+            a.elem_size = op.elem_size;
+            a.combine = op.combine;
+            a.message_bytes = a.bytes();
+            a.direct = p.mode == Mode::mapped;
+            if (!log.applies(algorithm, ch, a)) continue;
+            const std::size_t bytes = a.bytes();
+            std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
+            op.fill(source, nelems, me, salt);
+            run_call(algorithm, ch, a);
+            const std::string what = std::string(algorithm.name) + " after the others, " +
+                                     std::to_string(nelems) + " elements, round " +
+                                     std::to_string(round);
+            log.check_nothing_pending(ch, what);
+            std::vector<std::byte> expected(bytes + 1);
+            fold(op, expected.data(), nelems, p.pes, salt);
+            log.check_result(what, dest, expected.data(), bytes);
+          }
+      });
+  if (ran == 0) GTEST_SKIP() << "applies() accepted no case";
 }
 
 INSTANTIATE_TEST_SUITE_P(Inproc, ReduceMixed, testing::ValuesIn(team_params()), team_param_name);

@@ -20,48 +20,43 @@ class Scan : public testing::TestWithParam<Param> {};
 
 TEST_P(Scan, InclusiveAndExclusive) {
   const Param p = GetParam();
-  Team team(p.pes, p.mode, kScratchBytes, kHeapBytes);
-  Report report(p.pes);
-  team.run([&](int me) {
-    ThreadsChannel &ch = team.channel(me);
-    PeLog &log = report.pe(me);
-    std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
-    int salt = 0;
-    for (const auto &[opp, nelems] : op_cases(kCounts, kLargeCounts))
-      for (const bool exclusive : {false, true})
-        for (const bool in_place : {false, true}) {
-          const Op &op = *opp;
-          ++salt;
-          Args a;
-          a.dest = dest;
-          a.source = in_place ? dest : source;
-          a.nelems = nelems;
-          a.elem_size = op.elem_size;
-          a.combine = op.combine;
-          a.exclusive = exclusive;
-          a.message_bytes = a.bytes();
-          a.direct = p.mode == Mode::mapped;
-          if (!log.applies(*p.algorithm, ch, a)) continue;
-          const std::size_t bytes = a.bytes();
-          if (!in_place) std::memset(dest, static_cast<int>(kSentinel), bytes);
-          std::memset(dest + bytes, static_cast<int>(kSentinel), kGuardBytes);
-          op.fill(static_cast<std::byte *>(const_cast<void *>(a.source)), nelems, me, salt);
-          run_call(*p.algorithm, ch, a);
-          const std::string what = std::string(op.name) + ", " + std::to_string(nelems) +
-                                   " elements" + (exclusive ? ", exclusive" : "") +
-                                   (in_place ? ", in place" : "");
-          log.check_nothing_pending(ch, what);
-          std::vector<std::byte> expected(bytes + 1);
-          if (exclusive && me == 0)
-            std::memset(expected.data(), 0, bytes);
-          else
-            fold(op, expected.data(), nelems, exclusive ? me : me + 1, salt);
-          const std::string diff = first_difference(dest, expected.data(), bytes);
-          if (!diff.empty()) log.fail(what + ": dest " + diff);
-          if (!untouched(dest + bytes, kGuardBytes)) log.fail(what + ": wrote past dest");
-        }
-  });
-  if (report.finish() == 0) GTEST_SKIP() << "applies() accepted no case";
+  const int ran =
+      run_every_pe(p.pes, p.mode, [&](Team &team, int me, ThreadsChannel &ch, PeLog &log) {
+        std::byte *dest = team.heap(me), *source = dest + team.heap_bytes() / 2;
+        int salt = 0;
+        for (const auto &[opp, nelems] : op_cases(kCounts, kLargeCounts))
+          for (const bool exclusive : {false, true})
+            for (const bool in_place : {false, true}) {
+              const Op &op = *opp;
+              ++salt;
+              Args a;
+              a.dest = dest;
+              a.source = in_place ? dest : source;
+              a.nelems = nelems;
+              a.elem_size = op.elem_size;
+              a.combine = op.combine;
+              a.exclusive = exclusive;
+              a.message_bytes = a.bytes();
+              a.direct = p.mode == Mode::mapped;
+              if (!log.applies(*p.algorithm, ch, a)) continue;
+              const std::size_t bytes = a.bytes();
+              if (!in_place) std::memset(dest, static_cast<int>(kSentinel), bytes);
+              std::memset(dest + bytes, static_cast<int>(kSentinel), kGuardBytes);
+              op.fill(static_cast<std::byte *>(const_cast<void *>(a.source)), nelems, me, salt);
+              run_call(*p.algorithm, ch, a);
+              const std::string what = std::string(op.name) + ", " + std::to_string(nelems) +
+                                       " elements" + (exclusive ? ", exclusive" : "") +
+                                       (in_place ? ", in place" : "");
+              log.check_nothing_pending(ch, what);
+              std::vector<std::byte> expected(bytes + 1);
+              if (exclusive && me == 0)
+                std::memset(expected.data(), 0, bytes);
+              else
+                fold(op, expected.data(), nelems, exclusive ? me : me + 1, salt);
+              log.check_result(what, dest, expected.data(), bytes);
+            }
+      });
+  if (ran == 0) GTEST_SKIP() << "applies() accepted no case";
 }
 
 INSTANTIATE_TEST_SUITE_P(Inproc, Scan, testing::ValuesIn(params(Collective::scan)), param_name);

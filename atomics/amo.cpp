@@ -37,6 +37,7 @@ ucp_atomic_op_t ucx_opcode(Op op) noexcept {
 template <typename Word>
 void ucx_execute(shoal_ctx *ctx, Op op, const rma::Target &t, Word value, Word compare, int pe,
                  Word *result, const char *routine) noexcept {
+  rma::send_combined_puts(ctx, pe, routine);  // operations to pe leave in the order issued
   Word operand = op == Op::fetch ? Word{0} : (op == Op::compare_swap ? compare : value);
   ucx::UcxWorker &worker = *ctx->worker;
   // Every AMO, fetching or not, asks for the old value. Without a reply UCX 1.13 reports a

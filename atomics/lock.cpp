@@ -83,7 +83,7 @@ void wait_for(Condition &&done) noexcept {
   wait_until(*shoal_ctx_default.worker, done);
 }
 
-void progress_once() noexcept { shoal_ctx_default.worker->progress(); }
+void progress_once() noexcept { shoal::progress_once(*shoal_ctx_default.worker); }
 
 // The checks every routine starts with; the AMO layer adds "not symmetric" on first use.
 Lock prologue(long *lock, const char *routine) noexcept {

@@ -143,7 +143,7 @@ T wait_until(T *ivar, int cmp, T ref, const char *routine) noexcept {
 template <typename T>
 int test(T *ivar, int cmp, T ref, const char *routine) noexcept {
   const Cmp c = check(cmp, ivar, 1, routine);
-  worker().progress();
+  progress_once(worker());
   return compare(load(ivar), c, ref) ? 1 : 0;
 }
 
@@ -188,7 +188,7 @@ template <typename T>
 int test_all(T *ivars, std::size_t n, const int *status, int cmp, const T *values,
              std::size_t stride, const char *routine) noexcept {
   const WaitSet<T> set = make_set(ivars, n, status, cmp, values, stride, routine);
-  worker().progress();
+  progress_once(worker());
   return set.all() ? 1 : 0;
 }
 
@@ -196,7 +196,7 @@ template <typename T>
 std::size_t test_any(T *ivars, std::size_t n, const int *status, int cmp, const T *values,
                      std::size_t stride, const char *routine) noexcept {
   const WaitSet<T> set = make_set(ivars, n, status, cmp, values, stride, routine);
-  worker().progress();
+  progress_once(worker());
   return set.any();
 }
 
@@ -204,7 +204,7 @@ template <typename T>
 std::size_t test_some(T *ivars, std::size_t n, std::size_t *indices, const int *status, int cmp,
                       const T *values, std::size_t stride, const char *routine) noexcept {
   const WaitSet<T> set = make_set(ivars, n, status, cmp, values, stride, routine);
-  worker().progress();
+  progress_once(worker());
   return set.some(indices);
 }
 

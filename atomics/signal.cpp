@@ -18,6 +18,7 @@
 
 #include "rma/rma.hpp"
 #include "status.hpp"
+#include "wait.hpp"
 
 namespace shoal::signal {
 
@@ -69,7 +70,7 @@ std::uint64_t fetch(const std::uint64_t *sig_addr, const char *routine) noexcept
   rma::check_ctx(&shoal_ctx_default, routine);  // before g_runtime is read
   // A program may poll with this, as with shmem_test: without a progress thread, the signal it
   // waits for may come only once this PE serves what its peers asked of it through UCX.
-  shoal_ctx_default.worker->progress();
+  progress_once(*shoal_ctx_default.worker);
   return amo::fetching<std::uint64_t>(&shoal_ctx_default, amo::Op::fetch, sig_addr, 0, 0,
                                       g_runtime->my_pe, routine);
 }

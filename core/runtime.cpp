@@ -77,6 +77,9 @@ Failure Runtime::start(int requested_thread_level, LibraryAreaBytes library_area
       Status::ok)
     return Failure::because(Status::transport_error,
                             "cannot start: installing the UCX active-message handler failed");
+  if (rma::accept_put_batches(config.progress_thread ? target_worker : worker, *this) != Status::ok)
+    return Failure::because(Status::transport_error,
+                            "cannot start: installing the UCX active-message handler failed");
   if (Failure f = setup_memory(library_area_bytes(config, n_pes)))
     return std::move(f).within("cannot start");
   // The receiving worker is serialized: no two threads may use it at once. Its address is
@@ -90,6 +93,8 @@ Failure Runtime::start(int requested_thread_level, LibraryAreaBytes library_area
                             "cannot start: the progress thread failed to start");
   if (Failure f = exchange_and_connect()) return std::move(f).within("cannot start");
 
+  // Combining puts relies on UCX executing AMOs in software (put_batch.hpp).
+  put_batches.init(*this, config.coalesce_puts && !device_atomics_in_job && !multithreaded);
   shoal_ctx_default.worker = &worker;
   shoal_ctx_default.team = &shoal_team_world;
   SMA_LOG_DEBUG("core", "pe {} of {} up; heap {} bytes at {}, data segment {} bytes at {}", my_pe,
@@ -265,6 +270,7 @@ Failure Runtime::commit_heap(std::size_t end) {
 
 void Runtime::choose_amo_route(bool device_here, bool device_in_job) {
   amo_routing = ucx::choose_amo_routing(config.amo_route, device_in_job);
+  device_atomics_in_job = device_in_job;
   if (config.amo_route == ucx::AmoRoute::cpu && device_in_job && my_pe == 0)
     SMA_LOG_WARN("atomics",
                  "{}=cpu while a network device executes UCX's atomics: AMOs of PEs "
@@ -305,6 +311,7 @@ Status Runtime::connect_worker(ucx::UcxWorker &w) {
 }
 
 void Runtime::stop(bool peers_alive, bool end_session) {
+  put_batches.init(*this, false);  // what a PE ending the job had not sent is dropped
   shoal_ctx_default.worker = nullptr;
   for (auto &pool : spare_workers) pool.clear();  // closes them
   worker.close_endpoints();

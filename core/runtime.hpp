@@ -13,6 +13,7 @@
 #include "heap/data_segment.hpp"
 #include "heap/heap_allocator.hpp"
 #include "heap/shared_segment.hpp"
+#include "rma/put_batch.hpp"
 #include "rma/stash.hpp"
 #include "transport/progress_thread.hpp"
 #include "transport/ucx_context.hpp"
@@ -67,6 +68,7 @@ class Runtime {
   // How AMOs are executed (transport/atomic_resources.hpp), decided at start-up for the whole
   // job: through_ucx sends AMOs on a neighbour's mapped memory through UCX too.
   ucx::AmoRouting amo_routing;
+  bool device_atomics_in_job = false;  // some PE found a device executing UCX's atomics
   // The route in words, for SMA_INFO and the debug log.
   std::string amo_route_summary() const;
 
@@ -88,6 +90,7 @@ class Runtime {
   // by the receiving worker, so declared before the workers.
   rma::Stash stash;
   ucx::UcxWorker worker;         // the default context's worker
+  rma::PutBatches put_batches;   // its combined small puts (empty once the library stops)
   ucx::UcxWorker target_worker;  // receives other PEs' operations; driven by `progress`
   ucx::ProgressThread progress;
   // Workers of destroyed contexts, connected and ready for the next context, by thread mode

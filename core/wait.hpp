@@ -16,6 +16,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include "rma/put_batch.hpp"
 #include "transport/progress_thread.hpp"
 #include "transport/ucx_worker.hpp"
 
@@ -82,8 +83,17 @@ inline constexpr unsigned kOtherWorkerEvery = 4;
 // kQuickPolls when every PE of the job is on this node and it has a CPU for each, otherwise 0.
 int quick_polls() noexcept;
 
+// One pass for a program that polls (shmem_test, shmem_signal_fetch, a lock): like a wait, it
+// first sends the puts this PE combined, which the answer it polls for may depend on.
+inline void progress_once(ucx::UcxWorker &worker) noexcept {
+  rma::send_default_batches("polling");
+  worker.progress();
+}
+
 template <typename Condition>
 void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
+  // The answer may depend on the puts this PE combined and has not sent (rma/put_batch.hpp).
+  rma::send_default_batches("waiting");
   for (int i = quick_polls(); i > 0; --i) {
     if (done()) return;
     cpu_relax();

@@ -222,6 +222,12 @@ void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const v
       std::memcpy(local, t.direct, bytes);
     return;
   }
+  if (dir == Direction::put && !blocking && ctx == &shoal_ctx_default &&
+      g_runtime->put_batches.combines(pe, bytes)) {
+    ctx->ucx_pending.store(true, std::memory_order_relaxed);
+    return g_runtime->put_batches.add(*ctx->worker, pe, t, local, bytes, routine);
+  }
+  send_combined_puts(ctx, pe, routine);
   if (dir == Direction::put && acknowledged_word(bytes, t, pe))
     return put_acknowledged(ctx, local, bytes, t, pe, routine);
   const ucs_status_ptr_t request =
@@ -263,6 +269,7 @@ void transfer_strided(Direction dir, shoal_ctx *ctx, void *local, const void *re
     }
     return;
   }
+  send_combined_puts(ctx, pe, routine);
   RequestWindow window(*ctx->worker, routine, pe);
   for (std::size_t i = 0; i < nblocks; ++i) {
     const Target ti{nullptr, t.remote + i * remote_step, t.segment};
@@ -292,6 +299,7 @@ void quiet_ucx(shoal_ctx *ctx, const char *routine) noexcept {
   // The skip-if-nothing-pending shortcut is only sound with one thread per worker: under
   // SHMEM_THREAD_MULTIPLE another thread's quiet may clear the flag before this thread's
   // transfers are covered by a flush, so thread-safe workers always flush.
+  if (ctx == &shoal_ctx_default) g_runtime->put_batches.send_all(*ctx->worker, routine);
   const bool pending = ctx->ucx_pending.exchange(false, std::memory_order_acq_rel);
   if ((pending || ctx->worker->thread_safe()) && ctx->worker->flush() != Status::ok)
     fatal(fmt::format("{}: completing outstanding transfers failed in UCX", routine));

@@ -161,7 +161,13 @@ void get_strided(shoal_ctx *ctx, void *dest, const void *source, std::ptrdiff_t 
                  std::ptrdiff_t source_stride, std::size_t block_elems, std::size_t nblocks,
                  std::size_t elem_size, int pe, const char *routine) noexcept;
 
-// The full path of quiet: flushes the context's UCX worker.
+// Sends the puts the context combined for pe (rma/put_batch.hpp) ahead of another operation to
+// pe, so that operations to one PE leave in the order they were issued.
+inline void send_combined_puts(shoal_ctx *ctx, int pe, const char *routine) noexcept {
+  if (ctx == &shoal_ctx_default) g_runtime->put_batches.send(*ctx->worker, pe, routine);
+}
+
+// The full path of quiet: sends the combined puts and flushes the context's UCX worker.
 void quiet_ucx(shoal_ctx *ctx, const char *routine) noexcept;
 
 // Completes every put and get this context issued (shmem_quiet). Stores to mapped memory become

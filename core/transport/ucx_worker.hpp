@@ -87,8 +87,10 @@ class UcxWorker {
   // completes; release_reply() returns it when the operation completed at once or failed.
   std::uint64_t *reply_word();
   void release_reply(std::uint64_t *word) noexcept;
-  // Active message ids: 1 the store messages of core/rma, 2 the end of the job.
+  // Active message ids: 1 the store messages of core/rma, 2 the end of the job, 3 combined
+  // puts (rma/put_batch.hpp).
   static constexpr unsigned kJobEndMessageId = 2;
+  static constexpr unsigned kPutBatchMessageId = 3;
   // Active messages. set_am_handler() installs the function that runs for messages `id`
   // arriving at this worker (in whichever thread progresses it); install it before any peer
   // can send. am_send() sends one to PE pe's receiving worker through the eager protocol (the

@@ -358,3 +358,86 @@ TEST(PeQuiet, CompletesPutsToThatPe) {
                           [&](std::size_t i) { return src[i]; }));
   shmem_barrier_all();
 }
+
+// Combined puts (rma/put_batch.hpp): nonblocking puts of up to 256 bytes to a PE of another
+// node travel in one message per PE. PE i puts pieces of every size from 1 to 256 bytes, at
+// odd offsets, into PE i+1's heap and globals -- more than one batch holds, so batches also
+// leave on their own -- quiets, then raises a flag on PE i+2, which must read every byte from
+// PE i+1. On one node (or with shared memory) the same calls take the other paths.
+namespace {
+constexpr std::size_t kCombinedBytes = 40000;
+unsigned char global_combined[kCombinedBytes];
+}  // namespace
+
+TEST(CombinedPuts, EverySizeVisibleToThirdPe) {
+  SHOAL_REQUIRE_MIN_NPES(3);
+  const int n = npes();
+  SymArray<unsigned char> heap(kCombinedBytes);
+  SymArray<long> flag(1);
+  SHOAL_ASSERT_ALL_PES(heap && flag);
+  std::vector<unsigned char> src(kCombinedBytes), got(kCombinedBytes);
+  for (int round = 1; round <= 4; ++round) {
+    unsigned char* const targets[] = {heap.get(), global_combined};
+    flag[0] = 0;
+    for (unsigned char* t : targets) std::memset(t, 0, kCombinedBytes);
+    shmem_barrier_all();
+    for (std::size_t i = 0; i < kCombinedBytes; ++i)
+      src[i] = fill_value<unsigned char>(me(), i + round);
+    const int next = (me() + 1) % n;
+    // Pieces of 1..256 bytes back to back from offset 1 (so most are unaligned), with a gap of
+    // one untouched byte after each.
+    std::size_t end = 0;
+    for (unsigned char* t : targets) {
+      std::size_t at = 1;
+      for (std::size_t len = 1; len <= 256 && at + len < kCombinedBytes; ++len) {
+        shmem_putmem_nbi(t + at, src.data() + at, len, next);
+        at += len + 1;
+      }
+      end = at;
+    }
+    shmem_quiet();
+    shmem_long_p(flag.get(), round, (me() + 2) % n);
+    shmem_quiet();
+    ASSERT_TRUE(wait_for_value<long>(flag.get(), round)) << "round " << round;
+    const int origin = (me() + n - 2) % n;
+    for (unsigned char* t : targets) {
+      shmem_getmem(got.data(), t, end, (me() + n - 1) % n);
+      std::size_t at = 1, bad = 0, first_bad = 0;
+      for (std::size_t len = 1; len <= 256 && at + len < kCombinedBytes; ++len) {
+        for (std::size_t i = at; i < at + len; ++i)
+          if (got[i] != fill_value<unsigned char>(origin, i + round) && bad++ == 0) first_bad = i;
+        if (got[at + len] != 0 && bad++ == 0) first_bad = at + len;  // the gap stays untouched
+        at += len + 1;
+      }
+      if (got[0] != 0 && bad++ == 0) first_bad = 0;
+      EXPECT_EQ(bad, 0u) << (t == heap.get() ? "heap" : "global") << ", round " << round
+                         << ": first wrong byte at offset " << first_bad;
+    }
+    shmem_barrier_all();
+  }
+}
+
+// A PE that puts without a quiet and then waits must not wait for its own unsent put: each PE
+// puts a flag into its right neighbour (nonblocking, small), then waits for the flag from its
+// left neighbour, with shmem_wait_until and, in odd rounds, by polling with shmem_test.
+TEST(CombinedPuts, SentBeforeWaiting) {
+  SymArray<long> flag(1);
+  SymArray<unsigned char> odd(3);
+  SHOAL_ASSERT_ALL_PES(flag && odd);
+  flag[0] = 0;
+  shmem_barrier_all();
+  for (long round = 1; round <= 20; ++round) {
+    const unsigned char bytes[3] = {static_cast<unsigned char>(round), 7, 9};
+    shmem_putmem_nbi(odd.get(), bytes, 3, right());
+    shmem_long_put_nbi(flag.get(), &round, 1, right());
+    if (round % 2 == 1) {
+      while (!shmem_long_test(flag.get(), SHMEM_CMP_GE, round)) {
+      }
+    } else {
+      shmem_long_wait_until(flag.get(), SHMEM_CMP_GE, round);
+    }
+    shmem_barrier_all();  // completes this round's puts everywhere
+    EXPECT_EQ(odd[0], static_cast<unsigned char>(round)) << "round " << round;
+    shmem_barrier_all();
+  }
+}

@@ -1,0 +1,145 @@
+#include "rma/put_batch.hpp"
+
+#include <spdlog/fmt/fmt.h>
+
+#include <cstring>
+
+#include "ctx/context.hpp"
+#include "log/log.hpp"
+#include "rma/rma.hpp"
+#include "runtime.hpp"
+#include "transport/ucx_worker.hpp"
+
+namespace shoal::rma {
+namespace {
+
+// One put of a batch: where it goes (a segment and an offset in it, the same on every PE),
+// then its bytes, padded to a multiple of 8 so the next record is aligned.
+struct Record {
+  std::uint64_t offset;
+  std::uint32_t bytes;
+  std::uint32_t segment;
+};
+constexpr std::size_t padded(std::size_t bytes) noexcept { return (bytes + 7) & ~std::size_t{7}; }
+
+// The copy of another PE's put into this PE's memory; like UCX's own put handler, not
+// instrumented for ThreadSanitizer (see copy_for_peer in store_message.cpp).
+#if defined(__SANITIZE_THREAD__)
+extern "C" void AnnotateIgnoreWritesBegin(const char *file, int line);
+extern "C" void AnnotateIgnoreWritesEnd(const char *file, int line);
+#endif
+void copy_put(std::byte *dest, const std::byte *data, std::size_t bytes) noexcept {
+#if defined(__SANITIZE_THREAD__)
+  AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+#endif
+  std::memcpy(dest, data, bytes);
+#if defined(__SANITIZE_THREAD__)
+  AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+#endif
+}
+
+// This PE's address of [offset, offset + bytes) in segment, or null when out of it.
+std::byte *local_range(const Runtime &rt, std::uint32_t segment, std::uint64_t offset,
+                       std::size_t bytes) noexcept {
+  const std::uintptr_t base = segment == kHeapSegment ? rt.heap_base : rt.data_base;
+  const std::size_t size = segment == kHeapSegment ? rt.heap_size : rt.data_size;
+  if (segment >= kSegmentCount || offset > size || bytes > size - offset) return nullptr;
+  return reinterpret_cast<std::byte *>(base + offset);
+}
+
+ucs_status_t on_put_batch(void *arg, const void *, std::size_t, void *data, std::size_t bytes,
+                          const ucp_am_recv_param_t *param) {
+  const auto &rt = *static_cast<const Runtime *>(arg);
+  const auto *at = static_cast<const std::byte *>(data);
+  const std::byte *const end = at + bytes;
+  const bool whole = !(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV);
+  while (whole && end - at >= static_cast<std::ptrdiff_t>(sizeof(Record))) {
+    Record r;
+    std::memcpy(&r, at, sizeof r);
+    at += sizeof r;
+    std::byte *dest = local_range(rt, r.segment, r.offset, r.bytes);
+    if (dest == nullptr || static_cast<std::size_t>(end - at) < r.bytes) break;
+    copy_put(dest, at, r.bytes);
+    at += std::min(padded(r.bytes), static_cast<std::size_t>(end - at));
+  }
+  if (at != end || !whole)  // only a peer running another build of Shoal could send this
+    SMA_LOG_ERROR("rma", "pe {}: dropped the rest of a malformed put batch ({} of {} bytes)",
+                  rt.my_pe, end - at, bytes);
+  return UCS_OK;
+}
+
+}  // namespace
+
+void PutBatches::init(const Runtime &runtime, bool enabled) {
+  batches_.clear();
+  filled_.clear();
+  if (!enabled) return;
+  batches_.resize(static_cast<std::size_t>(runtime.n_pes));
+  for (int pe = 0; pe < runtime.n_pes; ++pe)
+    batches_[pe].eligible = pe != runtime.my_pe && !runtime.bootstrap->on_this_node(pe);
+  filled_.reserve(static_cast<std::size_t>(runtime.n_pes));
+  ack_word_offset_ = reinterpret_cast<std::uintptr_t>(runtime.library_area) - runtime.heap_base;
+}
+
+void PutBatches::add(ucx::UcxWorker &worker, int pe, const Target &target, const void *source,
+                     std::size_t bytes, const char *routine) noexcept {
+  Batch &batch = batches_[pe];
+  const std::size_t record_bytes = sizeof(Record) + padded(bytes);
+  if (batch.bytes.size() + record_bytes > kBatchBytes) send_now(worker, pe, routine);
+  if (batch.bytes.empty()) {
+    if (batch.bytes.capacity() == 0) batch.bytes.reserve(kBatchBytes);
+    filled_.push_back(pe);
+  }
+  const Record r{target.remote - g_runtime->peers[pe].base[target.segment],
+                 static_cast<std::uint32_t>(bytes), static_cast<std::uint32_t>(target.segment)};
+  const std::size_t at = batch.bytes.size();
+  batch.bytes.resize(at + record_bytes);
+  std::memcpy(batch.bytes.data() + at, &r, sizeof r);
+  std::memcpy(batch.bytes.data() + at + sizeof r, source, bytes);
+}
+
+void PutBatches::send_all(ucx::UcxWorker &worker, const char *routine) noexcept {
+  // send_now() removes the PE from filled_.
+  while (!filled_.empty()) send_now(worker, filled_.back(), routine);
+}
+
+void PutBatches::send_now(ucx::UcxWorker &worker, int pe, const char *routine) noexcept {
+  Batch &batch = batches_[pe];
+  for (std::size_t i = 0; i < filled_.size(); ++i)
+    if (filled_[i] == pe) {
+      filled_[i] = filled_.back();
+      filled_.pop_back();
+      break;
+    }
+  if (batch.bytes.empty()) return;
+  // The batch, then a fetching add of 0 whose reply the next quiet waits for (see the header).
+  if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, nullptr, 0, batch.bytes.data(),
+                     batch.bytes.size()) != Status::ok)
+    fatal(fmt::format("{}: sending combined puts to PE {} failed in UCX (see the message above)",
+                      routine, pe));
+  batch.bytes.clear();
+  std::uint64_t zero = 0;
+  std::uint64_t *reply = worker.reply_word();
+  ucp_request_param_t param{};
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
+  param.datatype = ucp_dt_make_contig(sizeof zero);
+  param.reply_buffer = reply;
+  const ucs_status_ptr_t request =
+      ucp_atomic_op_nbx(worker.ep(pe), UCP_ATOMIC_OP_ADD, &zero, 1,
+                        g_runtime->peers[pe].base[kHeapSegment] + ack_word_offset_,
+                        worker.rkey(pe, kHeapSegment), &param);
+  if (worker.track(request, routine, reply) != Status::ok)
+    fatal(fmt::format("{}: completing combined puts to PE {} failed in UCX (see the message above)",
+                      routine, pe));
+}
+
+Status accept_put_batches(ucx::UcxWorker &receiver, Runtime &runtime) noexcept {
+  return receiver.set_am_handler(ucx::UcxWorker::kPutBatchMessageId, on_put_batch, &runtime);
+}
+
+void send_default_batches(const char *routine) noexcept {
+  Runtime *rt = g_runtime;
+  if (rt != nullptr && rt->put_batches.any()) rt->put_batches.send_all(rt->worker, routine);
+}
+
+}  // namespace shoal::rma

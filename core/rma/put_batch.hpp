@@ -1,0 +1,84 @@
+// Small nonblocking puts to PEs of other nodes, combined into one message per PE.
+//
+// Over TCP every put is a system call at the sender and a message to unpack at the target,
+// whatever its size: a window of 8-byte shmem_putmem_nbi calls costs about 7.5 us each. Here
+// a nonblocking put of up to kBatchedPutMax bytes to a PE of another node is copied into that
+// PE's batch instead, and the batch leaves as one active message, whose handler at the target
+// copies each put into place, when
+//   * the program completes or orders its puts (quiet, fence, pe_quiet, a barrier),
+//   * it issues any other operation to that PE (a blocking put, a get, an AMO): operations to
+//     one PE leave in the order the program issued them,
+//   * it waits or tests inside the library (wait_until, a collective, a blocking get), so a
+//     PE that puts and then waits for an answer never waits for its own unsent put,
+//   * or the batch is full (kBatchBytes).
+// A batch is followed by a fetching AMO (adding 0 to a word of the library's own area) whose
+// reply the next quiet waits for, as for an acknowledged word put (rma.cpp): UCX executes
+// AMOs in software on the same connection as the active message, so the reply proves every
+// put of the batch done at the target. That holds only where no device executes UCX's atomics
+// (Runtime::amo_routing): elsewhere, and for PEs of this node, nothing is combined.
+//
+// Only the default context combines, and only while one thread at a time uses it (below
+// SHMEM_THREAD_MULTIPLE). SMA_COALESCE_PUTS=0 turns it off.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "status.hpp"
+
+struct shoal_ctx;
+
+namespace shoal {
+struct Runtime;
+namespace ucx {
+class UcxWorker;
+}
+}  // namespace shoal
+
+namespace shoal::rma {
+
+struct Target;
+
+// The largest put that is combined, and the size at which a batch leaves on its own.
+inline constexpr std::size_t kBatchedPutMax = 256;
+inline constexpr std::size_t kBatchBytes = 8192;
+
+class PutBatches {
+ public:
+  // Decides which PEs get batches: every PE of another node, when `enabled`.
+  void init(const Runtime &runtime, bool enabled);
+  // Whether a nonblocking put of `bytes` to pe is combined.
+  bool combines(int pe, std::size_t bytes) const noexcept {
+    return bytes <= kBatchedPutMax && !batches_.empty() && batches_[pe].eligible;
+  }
+  // Adds one put (its bytes are copied: source may be reused on return).
+  void add(ucx::UcxWorker &worker, int pe, const Target &target, const void *source,
+           std::size_t bytes, const char *routine) noexcept;
+  // Sends pe's batch, if it has one.
+  void send(ucx::UcxWorker &worker, int pe, const char *routine) noexcept {
+    if (!batches_.empty() && !batches_[pe].bytes.empty()) send_now(worker, pe, routine);
+  }
+  // Sends every batch that has puts.
+  void send_all(ucx::UcxWorker &worker, const char *routine) noexcept;
+  bool any() const noexcept { return !filled_.empty(); }
+
+ private:
+  struct Batch {
+    bool eligible = false;
+    std::vector<std::byte> bytes;  // records (see put_batch.cpp), capacity kBatchBytes
+  };
+  void send_now(ucx::UcxWorker &worker, int pe, const char *routine) noexcept;
+  std::vector<Batch> batches_;         // by world PE; empty: nothing is combined
+  std::vector<int> filled_;            // the PEs whose batch has puts
+  std::uint64_t ack_word_offset_ = 0;  // the word the trailing AMO adds 0 to (heap offset)
+};
+
+// Installs the receiving side on the worker other PEs send to (before they can).
+Status accept_put_batches(ucx::UcxWorker &receiver, Runtime &runtime) noexcept;
+
+// Sends the default context's batches: for waits inside the library (wait.hpp). Cheap when
+// there are none.
+void send_default_batches(const char *routine) noexcept;
+
+}  // namespace shoal::rma

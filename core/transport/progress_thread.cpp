@@ -35,7 +35,7 @@ Status ProgressThread::start(UcxWorker &worker, int pe) {
 
 void ProgressThread::run() noexcept {
   const int worker_fd = worker_->event_fd();
-  std::uint64_t served_seen = served_by_pe_.load(std::memory_order_relaxed);
+  std::uint64_t waits_seen = pe_waits_.load(std::memory_order_relaxed);
   for (;;) {
     ucs_status_t armed = UCS_OK;
     bool pe_in_library;
@@ -44,15 +44,17 @@ void ProgressThread::run() noexcept {
       std::lock_guard drive(drive_);
       while (worker_->progress() != 0) {
       }
-      // Has the PE served arrivals on this worker itself since we last looked (waiting inside
-      // the library while peers talk to it)? Then an armed worker would wake this thread for
-      // every message the PE already serves: each wake-up is a context switch that takes a
-      // core from a PE. Stay unarmed and look again after a nap; arm once a whole nap passed
-      // without the PE serving anything. A PE whose peers send it nothing never makes the
-      // thread nap, so the thread then sleeps until something arrives.
-      const std::uint64_t served = served_by_pe_.load(std::memory_order_relaxed);
-      pe_in_library = served != served_seen;
-      served_seen = served;
+      // Has the PE waited inside the library since we last looked? Then it serves arrivals
+      // itself, and an armed worker would wake this thread for every message: each wake-up is
+      // a context switch that takes a core from a PE. Stay unarmed and look again after a nap;
+      // arm once a whole nap passed without the PE waiting. (Counting the arrivals the PE
+      // served instead is unstable: once the armed thread takes the arrivals first, the PE
+      // serves none, and the thread stays armed and woken per message for the rest of the job;
+      // across two hosts 4-PE reductions then took 2-6x as long.) A PE whose peers send it
+      // nothing to serve while it computes has the thread asleep until something arrives.
+      const std::uint64_t waits = pe_waits_.load(std::memory_order_relaxed);
+      pe_in_library = waits != waits_seen;
+      waits_seen = waits;
       // Arm the worker; if events arrived meanwhile it says busy and we progress again.
       if (!pe_in_library) armed = worker_->arm();
     }

@@ -11,9 +11,9 @@
 // One mutex says who drives: the thread holds it only while it progresses and arms the worker,
 // never while it sleeps; a waiting application thread holds it for its whole wait, so the thread,
 // woken by an arrival, blocks on the mutex instead of competing for the worker and the core.
-// While the PE keeps serving arrivals itself (a communication phase), the thread does not even
+// While the PE keeps waiting inside the library (a communication phase), the thread does not even
 // arm the worker: it naps kLeaseNapMs at a time and arms again once a whole nap passed in which
-// the PE served nothing. A PE that starts computing is served again within that nap.
+// the PE did not wait. A PE that starts computing is served again within that nap.
 #pragma once
 
 #include <atomic>
@@ -51,9 +51,10 @@ class ProgressThread {
 
   UcxWorker *worker_ = nullptr;
   int pe_ = -1;
-  int wake_fd_ = -1;                            // eventfd written by stop()
-  std::mutex drive_;                            // held by whoever progresses the receiving worker
-  std::atomic<std::uint64_t> served_by_pe_{0};  // events application threads progressed here
+  int wake_fd_ = -1;  // eventfd written by stop()
+  std::mutex drive_;  // held by whoever progresses the receiving worker
+  // Bumped by application threads as they wait inside the library (InboundLease).
+  std::atomic<std::uint64_t> pe_waits_{0};
   std::thread thread_;
   static std::atomic<ProgressThread *> running_;
 };
@@ -63,7 +64,12 @@ class ProgressThread {
 // the progress thread holds it). Nested waits on one thread share the outer lease.
 class InboundLease {
  public:
-  InboundLease() noexcept = default;
+  // Tells the progress thread that this PE is inside the library (see ProgressThread::run),
+  // even when what it waits for turns out to have arrived already.
+  InboundLease() noexcept {
+    if (ProgressThread *p = ProgressThread::running())
+      p->pe_waits_.fetch_add(1, std::memory_order_relaxed);
+  }
   InboundLease(const InboundLease &) = delete;
   InboundLease &operator=(const InboundLease &) = delete;
   ~InboundLease() {
@@ -107,9 +113,7 @@ class InboundLease {
       owner_ = p;
       held_here_ = true;
     }
-    const unsigned events = owner_->worker_->progress();
-    if (events != 0) owner_->served_by_pe_.fetch_add(events, std::memory_order_relaxed);
-    return events;
+    return owner_->worker_->progress();
   }
 
  private:

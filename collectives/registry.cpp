@@ -146,24 +146,21 @@ Failure init_selection(const Config &config) {
   for (int i = 0; i < kCollectives; ++i) {
     const auto c = static_cast<Collective>(i);
     Selection &sel = g_selection[static_cast<std::size_t>(i)];
-    std::string problem;
-    if (!rules::parse(of(c), kAutoRules[i], sel.fallback, problem) ||
-        !rules::ends_with_universal_rule(sel.fallback)) {
+    if (Failure f = rules::parse(of(c), kAutoRules[i], sel.fallback))
+      return std::move(f).within(fmt::format("built-in {} rules", kNames[i]));
+    if (!rules::ends_with_universal_rule(sel.fallback))
       return Failure::because(
           Status::invalid_param,
-          fmt::format("built-in {} rules: {}", kNames[i],
-                      problem.empty() ? "the last rule must serve every call" : problem));
-    }
+          fmt::format("built-in {} rules: the last rule must serve every call", kNames[i]));
     sel.text = rules::trim(config_value(config, c));
     if (sel.text.empty() || sel.text == "auto") {
       sel.rules = sel.fallback;
       continue;
     }
-    if (!rules::parse(of(c), sel.text, sel.rules, problem)) {
+    if (Failure f = rules::parse(of(c), sel.text, sel.rules)) {
       return Failure::because(
-          Status::invalid_param,
-          rules::error_message(config.source_of(std::string(kKeys[i]) + "_ALGORITHM"), sel.text,
-                               problem, kNames[i], of(c)));
+          f.code(), rules::error_message(config.source_of(std::string(kKeys[i]) + "_ALGORITHM"),
+                                         sel.text, f.why(), kNames[i], of(c)));
     }
   }
   return {};

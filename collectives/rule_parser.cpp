@@ -67,8 +67,8 @@ std::string trim(std::string s) {
   return s.substr(i);
 }
 
-bool parse(std::span<const Algorithm *const> candidates, const std::string &text,
-           std::vector<Rule> &rules, std::string &problem) {
+Failure parse(std::span<const Algorithm *const> candidates, const std::string &text,
+              std::vector<Rule> &rules) {
   rules.clear();
   for (const std::string &part : split(text, ',')) {
     const std::size_t colon = part.find(':');
@@ -76,20 +76,18 @@ bool parse(std::span<const Algorithm *const> candidates, const std::string &text
     Rule rule;
     for (const Algorithm *a : candidates)
       if (name == a->name) rule.algorithm = a;
-    if (rule.algorithm == nullptr) {
-      problem = name.empty() ? "an empty rule" : "unknown algorithm '" + name + "'";
-      return false;
-    }
+    if (rule.algorithm == nullptr)
+      return Failure::because(Status::invalid_param,
+                              name.empty() ? "an empty rule" : "unknown algorithm '" + name + "'");
     if (colon != std::string::npos)
       for (const std::string &cond : split(part.substr(colon + 1), '&'))
-        if (!parse_condition(cond, rule)) {
-          problem =
-              "bad condition '" + cond + "' (expected bytes<=SIZE, bytes>SIZE, pes<=N or pes>N)";
-          return false;
-        }
+        if (!parse_condition(cond, rule))
+          return Failure::because(
+              Status::invalid_param,
+              "bad condition '" + cond + "' (expected bytes<=SIZE, bytes>SIZE, pes<=N or pes>N)");
     rules.push_back(rule);
   }
-  return true;
+  return {};
 }
 
 std::string error_message(const std::string &variable, const std::string &value,

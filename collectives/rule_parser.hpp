@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "collectives/algorithm.hpp"
+#include "status.hpp"
 
 namespace shoal::coll::rules {
 
@@ -27,10 +28,10 @@ struct Rule {
 std::string trim(std::string s);
 
 // Parses a rule list whose names are those of `candidates` (one collective's algorithms). On
-// malformed text returns false and says what is wrong in `problem` ("unknown algorithm 'x'",
-// "an empty rule", "bad condition 'c' (expected ...)"); `rules` is then incomplete.
-bool parse(std::span<const Algorithm *const> candidates, const std::string &text,
-           std::vector<Rule> &rules, std::string &problem);
+// malformed text the failure says what is wrong ("unknown algorithm 'x'", "an empty rule",
+// "bad condition 'c' (expected ...)"); `rules` is then incomplete.
+Failure parse(std::span<const Algorithm *const> candidates, const std::string &text,
+              std::vector<Rule> &rules);
 
 // The message for a variable whose value parse() refused: the variable, the value, the problem
 // and every algorithm of the collective.

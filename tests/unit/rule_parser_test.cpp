@@ -44,17 +44,17 @@ constexpr int kMaxPes = std::numeric_limits<int>::max();
 // The rules of `text` for broadcast; fails the test if they do not parse.
 std::vector<Rule> parsed(const std::string &text) {
   std::vector<Rule> out;
-  std::string problem;
-  EXPECT_TRUE(rules::parse(kBroadcast, text, out, problem)) << text << ": " << problem;
+  const shoal::Failure f = rules::parse(kBroadcast, text, out);
+  EXPECT_TRUE(f.ok()) << text << ": " << f.why();
   return out;
 }
 
 // What parse() says about text it must refuse (for broadcast).
 std::string problem_with(const std::string &text) {
   std::vector<Rule> out;
-  std::string problem;
-  EXPECT_FALSE(rules::parse(kBroadcast, text, out, problem)) << text;
-  return problem;
+  const shoal::Failure f = rules::parse(kBroadcast, text, out);
+  EXPECT_FALSE(f.ok()) << text;
+  return f.why();
 }
 
 const Algorithm *choose(const std::vector<Rule> &rs, int n_pes, std::size_t bytes) {
@@ -77,8 +77,8 @@ TEST(RuleParser, NamesAreTheCollectivesOwn) {
     const auto mine = of(static_cast<Collective>(c));
     for (const Algorithm *a : mine) {
       std::vector<Rule> out;
-      std::string problem;
-      ASSERT_TRUE(rules::parse(mine, a->name, out, problem)) << a->name << ": " << problem;
+      const shoal::Failure f = rules::parse(mine, a->name, out);
+      ASSERT_TRUE(f.ok()) << a->name << ": " << f.why();
       ASSERT_EQ(out.size(), 1u);
       EXPECT_EQ(out[0].algorithm, a);
     }
@@ -172,8 +172,7 @@ TEST(RuleParser, ARuleWhoseAlgorithmCannotServeIsPassedOver) {
 
 TEST(RuleParser, ParsingAgainReplacesTheRules) {
   std::vector<Rule> out = {Rule{}, Rule{}, Rule{}};
-  std::string problem;
-  ASSERT_TRUE(rules::parse(kBroadcast, "linear", out, problem));
+  ASSERT_TRUE(rules::parse(kBroadcast, "linear", out).ok());
   EXPECT_EQ(out.size(), 1u);
 }
 
@@ -258,8 +257,7 @@ TEST(RuleParser, UniversalLastRule) {
       [](const shoal::coll::Channel &, const shoal::coll::Args &) { return true; }, nullptr};
   const Algorithm *const with_picky[] = {&picky};
   std::vector<Rule> rs;
-  std::string problem;
-  ASSERT_TRUE(rules::parse(with_picky, "picky", rs, problem));
+  ASSERT_TRUE(rules::parse(with_picky, "picky", rs).ok());
   EXPECT_FALSE(rules::ends_with_universal_rule(rs));
 }
 
@@ -284,17 +282,16 @@ TEST(RuleParser, RepeatedBoundsAreIntersected) {
 // (pes<=4294967297 meant pes<=1). bytes> the largest size wrapped to bytes>=0.
 TEST(RuleParser, TeamSizesBeyondIntAreRefused) {
   std::vector<Rule> out;
-  std::string problem;
   for (const char *text :
        {"linear:pes<=99999999999999999999", "linear:pes<=4294967297", "linear:pes>2147483647",
         "linear:pes<=-1", "linear:bytes>18446744073709551615"}) {
     bool accepted = true;
-    EXPECT_NO_THROW(accepted = rules::parse(kBroadcast, text, out, problem)) << text;
+    EXPECT_NO_THROW(accepted = rules::parse(kBroadcast, text, out).ok()) << text;
     EXPECT_FALSE(accepted) << text;
   }
   // The largest team sizes themselves are fine.
   for (const char *text : {"linear:pes<=2147483647", "linear:pes>2147483646"})
-    EXPECT_TRUE(rules::parse(kBroadcast, text, out, problem)) << text << ": " << problem;
+    EXPECT_TRUE(rules::parse(kBroadcast, text, out).ok()) << text;
 }
 
 }  // namespace

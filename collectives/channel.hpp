@@ -61,6 +61,11 @@ class Channel {
   // this process (loads and stores reach that PE's memory), or null when it is not: the peer
   // is on another node, shared memory is off, or the address is not in mapped memory.
   virtual std::byte *mapped(const void *symmetric, int peer) const noexcept = 0;
+  // The memory group of team PE `peer`: PEs of one group map each other's heaps (the PEs of a
+  // node, with shared memory; otherwise each PE is a group of its own). Every PE of the team
+  // sees the same groups, so algorithms may plan around them (broadcast/cache_line serves a
+  // node through one of its PEs).
+  virtual int memory_group(int peer) const noexcept = 0;
 
   // Copies bytes from local memory to the symmetric address `dest` of team PE `peer` (or, for
   // peer == rank(), locally). Complete at the source on return; visible at the peer after the

@@ -24,6 +24,10 @@ RuntimeChannel::RuntimeChannel(shoal_team &team, const char *routine) noexcept
 
 int RuntimeChannel::world_pe(int team_pe) const noexcept { return team_.world_pe(team_pe); }
 
+int RuntimeChannel::memory_group(int peer) const noexcept {
+  return g_runtime->peers[static_cast<std::size_t>(world_pe(peer))].memory_group;
+}
+
 std::byte *RuntimeChannel::mapped(const void *symmetric, int peer) const noexcept {
   return rma::mapped_memory(&shoal_ctx_default, symmetric, 0, world_pe(peer));
 }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -33,6 +34,7 @@ struct SegmentInfo {
   std::uint64_t data_shared_offset;  // where the shared part of the data segment starts
   std::uint64_t data_shared;         // 1 if it is in shared memory for the node's PEs to map
   std::uint64_t device_atomics;      // 1 if a network device executes its UCX atomics
+  std::uint64_t memory_group;        // PeerView::memory_group of that PE
 };
 
 std::size_t page_round(std::size_t n) {
@@ -153,12 +155,16 @@ Failure Runtime::exchange_and_connect() {
   boot::Bootstrap &b = *bootstrap;
   const std::vector<std::byte> &address = own_address;
   const bool device_atomics_here = ucx::describes_device_atomics(worker.description());
+  const bool shared = config.shared_memory && b.local_peers().size() > 1;
+  const int my_group =
+      shared ? *std::min_element(b.local_peers().begin(), b.local_peers().end()) : my_pe;
   const SegmentInfo mine{{heap_memory.handle(), data_memory.handle()},
                          {heap_base, data_base},
                          {heap_size, data_size},
                          data_shared_offset,
                          data_memory.base() != nullptr ? 1u : 0u,
-                         device_atomics_here ? 1u : 0u};
+                         device_atomics_here ? 1u : 0u,
+                         static_cast<std::uint64_t>(my_group)};
   if (b.put("shoal.addr", address.data(), address.size()) != Status::ok ||
       b.put("shoal.seg", &mine, sizeof mine) != Status::ok ||
       b.put("shoal.rkey0", regions[kHeapSegment].packed_rkey.data(),
@@ -169,7 +175,6 @@ Failure Runtime::exchange_and_connect() {
     return Failure::because(Status::bootstrap_error,
                             "cannot publish this PE's connection data through PMIx");
 
-  const bool shared = config.shared_memory && b.local_peers().size() > 1;
   bool device_atomics_in_job = device_atomics_here;
   peers.assign(static_cast<std::size_t>(n_pes), PeerView{});
   peer_heaps.resize(static_cast<std::size_t>(n_pes));
@@ -180,7 +185,8 @@ Failure Runtime::exchange_and_connect() {
   peers[my_pe] = PeerView{heap_memory.base(),
                           data.base + data_shared_offset,
                           data_memory.base() != nullptr,
-                          {heap_base, data_base}};
+                          {heap_base, data_base},
+                          my_group};
   for (int pe = 0; pe < n_pes; ++pe) {
     if (pe == my_pe) continue;
     std::vector<std::byte> peer_address, seg_bytes;
@@ -205,6 +211,7 @@ Failure Runtime::exchange_and_connect() {
       return Failure::because(Status::invalid_param,
                               "PE " + std::to_string(pe) +
                                   " runs a different program (its data segment differs in size)");
+    peers[pe].memory_group = static_cast<int>(theirs.memory_group);
     peers[pe].base[kHeapSegment] = theirs.base[kHeapSegment];
     peers[pe].base[kDataSegment] = theirs.base[kDataSegment];
     peer_addresses[pe] = std::move(peer_address);

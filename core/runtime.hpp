@@ -32,6 +32,9 @@ struct PeerView {
   // data_mapped, which is also set for this PE, every PE of the node sees the same value.
   bool data_shared = false;
   std::uintptr_t base[kSegmentCount] = {0, 0};  // where that PE has each segment
+  // PEs with the same group map each other's heaps: the lowest PE of its node, or the PE itself
+  // without shared memory. The same value on every PE.
+  int memory_group = -1;
 };
 
 // The bytes of the library's own symmetric area for a configuration and job size. The layer that

@@ -2,8 +2,9 @@
 // stores the message and its sequence number into one line per reader, in the reader's slot,
 // and returns; each reader waits for the sequence number in its own line and copies the message
 // out. A message of up to kLinePayload (56) bytes lives in the line itself: one cache-line
-// transfer from root to reader on the node, one message (Channel::signal) to a reader on
-// another node. A larger one (up to kStashMaxBytes, teams whose heaps are not all mapped)
+// transfer from root to reader on the node; to every other node one message (Channel::signal)
+// into the line of one reader there, which relays it into the lines of its node's other readers
+// (writer_of). A larger one (up to kStashMaxBytes, teams whose heaps are not all mapped)
 // travels in the line's message into the reader's stash buffer of the line
 // (Channel::signal_stashed), where the reader copies it from: one message per reader where
 // the binomial tree needs a credit back before each step.
@@ -19,7 +20,7 @@
 // (several microseconds over TCP): whatever message the root waits for to be read, a multiple
 // of kAckEvery lies between it and the last message sent, so the reader reaches one.
 //
-// The root sends n - 1 messages, so across nodes it serves teams of up to kMaxNetworkTeam PEs
+// The root sends up to n - 1 messages, so across nodes it serves teams of up to kMaxNetworkTeam PEs
 // (on the node, where a message is a store, any team); teams with PEs of slot index kBoxPeers
 // and above (only in larger jobs) have no lines and run binomial.
 #include <cstring>
@@ -46,31 +47,32 @@ bool applies(const Channel &ch, const Args &a) {
   return !a.direct && ch.size() <= kMaxNetworkTeam && a.bytes() <= kStashMaxBytes;
 }
 
-void run(Channel &ch, const Args &a) {
+// Who writes reader r's line for a broadcast from `root`. Across nodes a message costs the
+// sender a system call where a store into a mapped line costs nothing, so a message of a line's
+// payload crosses to every other node once: the root writes the lines of its own node's readers
+// and of one reader per other node (its lowest team PE), which relays it into its node's other
+// lines. Every PE computes the same (memory groups are the same everywhere), so every reader
+// waits on the line its writer fills, and writer and reader count the same stream.
+int writer_of(const Channel &ch, int root, int r, bool relay) {
+  if (!relay) return root;
+  const int group = ch.memory_group(r);
+  if (group == ch.memory_group(root)) return root;
+  for (int p = 0; p < ch.size(); ++p)
+    if (ch.memory_group(p) == group) return p == r ? root : p;
+  return root;
+}
+
+// Writes `source` into the line of every reader this PE writes (the root's, or a relay's),
+// those of this node first: a store each, where a reader on another node costs a system call
+// that the node's readers need not wait behind.
+void write_lines(Channel &ch, const Args &a, const void *source, bool relay) {
   Slot &s = ch.slot();
   const int n = ch.size(), me = ch.rank(), mine = ch.slot_index(me);
   const std::size_t bytes = a.bytes();
-
-  if (me != a.root) {
-    const int from = ch.slot_index(a.root);
-    const std::uint64_t seq = ++s.bcasts_in[static_cast<std::size_t>(from)];
-    const std::byte *line = lines::bcast(s, from, seq);
-    lines::wait_for(ch, lines::seq_of(line), seq);
-    std::memcpy(a.dest, stashed(bytes) ? ch.stashed(line) : line, bytes);
-    // Done with the line: the root may write it again.
-    std::byte *ack = lines::local(s, mine, lines::kAck);
-    if (std::byte *mapped = ch.mapped(ack, a.root))
-      __atomic_store_n(lines::seq_of(mapped), seq, __ATOMIC_RELEASE);
-    else if (seq % kAckEvery == 0)
-      ch.signal(lines::seq_of(ack), seq, a.root, nullptr, nullptr, 0, /*stream=*/true);
-    return;
-  }
-
-  // Readers on this node first: a store each, where a reader on another node costs a system
-  // call (several microseconds over TCP) that the node's readers need not wait behind.
   for (const bool on_node : {true, false})
     for (int k = 1; k < n; ++k) {
       const int r = (me + k) % n;
+      if (r == a.root || writer_of(ch, a.root, r, relay) != me) continue;
       const auto ri = static_cast<std::size_t>(ch.slot_index(r));
       std::byte *const line_here = lines::bcast(s, mine, s.bcasts_out[ri] + 1);
       std::byte *const mapped = ch.mapped(line_here, r);
@@ -83,14 +85,13 @@ void run(Channel &ch, const Args &a) {
         s.bcasts_acked[ri] = lines::load(ack);
       }
       if (stashed(bytes))
-        ch.signal_stashed(lines::seq_of(line_here), seq, r, line_here, a.source, bytes,
+        ch.signal_stashed(lines::seq_of(line_here), seq, r, line_here, source, bytes,
                           /*stream=*/true);
       else if (mapped != nullptr)
-        lines::write(mapped, a.source, bytes, seq);
+        lines::write(mapped, source, bytes, seq);
       else
-        ch.signal(lines::seq_of(line_here), seq, r, line_here, a.source, bytes, /*stream=*/true);
+        ch.signal(lines::seq_of(line_here), seq, r, line_here, source, bytes, /*stream=*/true);
     }
-  if (a.dest != a.source) std::memmove(a.dest, a.source, bytes);
   // Look ahead, off the readers' path: when the next message would reuse a line whose reading
   // is not yet known, learn how far each reader has got (usually the message before this one).
   for (int k = 1; k < n; ++k) {
@@ -99,6 +100,35 @@ void run(Channel &ch, const Args &a) {
       s.bcasts_acked[ri] =
           lines::load(lines::seq_of(lines::local(s, static_cast<int>(ri), lines::kAck)));
   }
+}
+
+void run(Channel &ch, const Args &a) {
+  Slot &s = ch.slot();
+  const int me = ch.rank(), mine = ch.slot_index(me);
+  const std::size_t bytes = a.bytes();
+  // Stashed messages are one network message per reader either way: no relays for them.
+  const bool relay = !stashed(bytes);
+
+  if (me == a.root) {
+    write_lines(ch, a, a.source, relay);
+    if (a.dest != a.source) std::memmove(a.dest, a.source, bytes);
+    return;
+  }
+  const int writer = writer_of(ch, a.root, me, relay);
+  const int from = ch.slot_index(writer);
+  const std::uint64_t seq = ++s.bcasts_in[static_cast<std::size_t>(from)];
+  const std::byte *line = lines::bcast(s, from, seq);
+  lines::wait_for(ch, lines::seq_of(line), seq);
+  std::memcpy(a.dest, stashed(bytes) ? ch.stashed(line) : line, bytes);
+  // Done with the line: its writer may write it again.
+  std::byte *ack = lines::local(s, mine, lines::kAck);
+  if (std::byte *mapped = ch.mapped(ack, writer))
+    __atomic_store_n(lines::seq_of(mapped), seq, __ATOMIC_RELEASE);
+  else if (seq % kAckEvery == 0)
+    ch.signal(lines::seq_of(ack), seq, writer, nullptr, nullptr, 0, /*stream=*/true);
+  // A relay passes the message on to the rest of its node.
+  if (relay && writer == a.root && ch.memory_group(me) != ch.memory_group(a.root))
+    write_lines(ch, a, a.dest, relay);
 }
 
 }  // namespace

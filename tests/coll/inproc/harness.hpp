@@ -1,5 +1,5 @@
 // What the in-process tests of the collective algorithms share: the parameters (every
-// algorithm of collectives/algorithms.def for a collective x team sizes 1 to 16 x both modes of
+// algorithm of collectives/algorithms.def for a collective x team sizes 1 to 16 x every mode of
 // the threads backend), the per-PE log of each run, and deterministic data.
 //
 // A test body runs on every PE's thread (Team::run) and loops over its cases, calling the
@@ -37,7 +37,7 @@ struct Param {
   Mode mode;
 };
 
-// Every algorithm of `c` (algorithms.def order) x kMinPes..kMaxPes PEs x both modes.
+// Every algorithm of `c` (algorithms.def order) x kMinPes..kMaxPes PEs x every mode.
 std::vector<Param> params(Collective c);
 // "<algorithm>_np<pes>_<mode>", for the test names.
 std::string param_name(const testing::TestParamInfo<Param> &info);
@@ -50,7 +50,7 @@ struct TeamParam {
   int pes;
   Mode mode;
 };
-// kMinPes..kMaxPes PEs x both modes; "np<pes>_<mode>".
+// kMinPes..kMaxPes PEs x every mode; "np<pes>_<mode>".
 std::vector<TeamParam> team_params();
 std::string team_param_name(const testing::TestParamInfo<TeamParam> &info);
 

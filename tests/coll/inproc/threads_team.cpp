@@ -17,7 +17,9 @@ constexpr auto kWaitLimit = std::chrono::seconds(10);
 
 }  // namespace
 
-const char *mode_name(Mode mode) noexcept { return mode == Mode::mapped ? "mapped" : "remote"; }
+const char *mode_name(Mode mode) noexcept {
+  return mode == Mode::mapped ? "mapped" : mode == Mode::remote ? "remote" : "nodes";
+}
 
 // ---- the team ---------------------------------------------------------------------------------
 
@@ -90,9 +92,11 @@ ThreadsChannel::ThreadsChannel(Team &team, int rank, Slot &slot) noexcept
 
 std::byte *ThreadsChannel::mapped(const void *symmetric, int peer) const noexcept {
   if (peer == rank()) return static_cast<std::byte *>(const_cast<void *>(symmetric));
-  if (team_.mode() == Mode::remote) return nullptr;
+  if (team_.node_of(peer) != team_.node_of(rank())) return nullptr;
   return team_.translate(symmetric, rank(), peer);
 }
+
+int ThreadsChannel::memory_group(int peer) const noexcept { return team_.node_of(peer); }
 
 void ThreadsChannel::put(void *dest, const void *source, std::size_t bytes, int peer) noexcept {
   if (bytes == 0) return;
@@ -102,7 +106,7 @@ void ThreadsChannel::put(void *dest, const void *source, std::size_t bytes, int 
   }
   std::byte *at = team_.translate(dest, rank(), peer);
   const auto *from = static_cast<const std::byte *>(source);
-  if (team_.mode() == Mode::mapped)
+  if (team_.node_of(peer) == team_.node_of(rank()))
     std::memcpy(at, from, bytes);
   else  // the source may change once put returns: keep a copy
     pending_.push_back({at, std::vector<std::byte>(from, from + bytes)});

@@ -4,13 +4,15 @@
 // Each PE has a symmetric region of its own: the slot's counters, mailboxes and cache lines, the
 // team's scratch and a small heap for the calls' dest and source. A symmetric address is an
 // address in the calling PE's region; the same offset in another PE's region is that PE's
-// object. Two modes:
+// object. Three modes:
 //   * mapped: mapped() gives the peer's address, as on one node with shared memory; puts and
 //     signals are stores into the peer's region;
 //   * remote: mapped() is null for every peer, as across nodes, so the algorithms take their
 //     put/notify/stash paths. Puts are held back until the next signal (of any peer), as UCX
 //     may deliver them no sooner: an algorithm that reads data it was not notified of sees the
-//     old contents.
+//     old contents;
+//   * nodes: two nodes, team PEs placed on them round-robin (as mpirun places PEs on the hosts
+//     of the namespace test bed): PEs of one node are mapped, the others remote.
 // Every word a peer waits on is stored with release and loaded with acquire, so the data put
 // before it is visible to the waiter. Waits yield (16 PEs on 2 cores) and give up with a
 // message naming the PE and the word after a few seconds, so a broken algorithm fails instead
@@ -30,7 +32,7 @@
 
 namespace shoal::coll::inproc {
 
-enum class Mode { mapped, remote };
+enum class Mode { mapped, remote, nodes };
 const char *mode_name(Mode mode) noexcept;
 
 class Team;
@@ -40,6 +42,7 @@ class ThreadsChannel final : public Channel {
   ThreadsChannel(Team &team, int rank, Slot &slot) noexcept;
 
   std::byte *mapped(const void *symmetric, int peer) const noexcept override;
+  int memory_group(int peer) const noexcept override;
   void put(void *dest, const void *source, std::size_t bytes, int peer) noexcept override;
   void put_strided(void *dest, const void *source, std::ptrdiff_t dest_stride,
                    std::ptrdiff_t source_stride, std::size_t nelems, std::size_t elem_size,
@@ -78,6 +81,10 @@ class Team {
 
   int size() const noexcept { return n_; }
   Mode mode() const noexcept { return mode_; }
+  // The node of PE pe (memory_group): PEs of one node map each other's regions.
+  int node_of(int pe) const noexcept {
+    return mode_ == Mode::mapped ? 0 : mode_ == Mode::remote ? pe : pe % 2;
+  }
   ThreadsChannel &channel(int pe) noexcept { return *channels_[static_cast<std::size_t>(pe)]; }
   // PE pe's heap: heap_bytes, the same offsets symmetric on every PE.
   std::byte *heap(int pe) const noexcept;

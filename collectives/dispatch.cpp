@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "collectives/alone.hpp"
+#include "collectives/call_check.hpp"
 #include "collectives/runtime_channel.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/registry.hpp"
@@ -146,11 +147,14 @@ Failure init_collectives(Runtime &rt) {
   return {};
 }
 
-void finalize_collectives() noexcept { slots::detach(); }
+void finalize_collectives() noexcept {
+  slots::detach();
+}
 
 int sync(shoal_team *handle, const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  check_same_call(*team, {Collective::barrier, routine});
   Args args;
   run(Collective::barrier, *team, args, routine);
   return 0;
@@ -180,6 +184,7 @@ int broadcast(shoal_team *handle, void *dest, const void *source, std::size_t ne
                   team->n_pes - 1);
     return -1;
   }
+  check_same_call(*team, {Collective::broadcast, routine, nelems, elem_size, root});
   if (nelems == 0) return 0;
   check_buffers(dest, nelems, source, nelems, elem_size, routine);
   Args args = vector_args(dest, source, nelems, elem_size);
@@ -192,6 +197,7 @@ int collect(shoal_team *handle, void *dest, const void *source, std::size_t nele
             std::size_t elem_size, const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  check_same_call(*team, {Collective::collect, routine, nelems, elem_size});
   // Before the counts are exchanged, what this PE knows: its count, and that dest holds at least
   // its own elements (the full extent is known after the exchange).
   if (nelems != 0) check_buffers(dest, nelems, source, nelems, elem_size, routine);
@@ -212,6 +218,7 @@ int fcollect(shoal_team *handle, void *dest, const void *source, std::size_t nel
              std::size_t elem_size, const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  check_same_call(*team, {Collective::fcollect, routine, nelems, elem_size});
   if (nelems == 0) return 0;
   (void)rma::byte_size(nelems, elem_size, source, g_runtime->my_pe, routine);  // negative first
   check_buffers(dest, times_pes(*team, nelems, dest, routine), source, nelems, elem_size, routine);
@@ -230,6 +237,7 @@ int alltoalls(shoal_team *handle, void *dest, const void *source, std::ptrdiff_t
     SMA_LOG_ERROR("coll", "{}: strides must be at least 1 (dst {}, sst {})", routine, dst, sst);
     return -1;
   }
+  check_same_call(*team, {Collective::alltoall, routine, nelems, elem_size});
   if (nelems == 0) return 0;
   // Every PE sends nelems elements to each PE: n_pes * nelems elements, dst / sst apart.
   const int me = g_runtime->my_pe;
@@ -254,6 +262,7 @@ int reduce(shoal_team *handle, void *dest, const void *source, std::size_t nredu
            std::size_t elem_size, Combine combine, const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  check_same_call(*team, {Collective::reduce, routine, nreduce, elem_size});
   if (nreduce == 0) return 0;
   check_buffers(dest, nreduce, source, nreduce, elem_size, routine);
   Args args = vector_args(dest, source, nreduce, elem_size);
@@ -266,6 +275,7 @@ int scan(shoal_team *handle, void *dest, const void *source, std::size_t nelems,
          std::size_t elem_size, Combine combine, bool exclusive, const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  check_same_call(*team, {Collective::scan, routine, nelems, elem_size});
   if (nelems == 0) return 0;
   check_buffers(dest, nelems, source, nelems, elem_size, routine);
   Args args = vector_args(dest, source, nelems, elem_size);

@@ -43,7 +43,8 @@ std::size_t area_bytes(const Config &config, int world_pes) noexcept {
   const std::size_t flags = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
   const std::size_t scratch = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
   return (config.teams_max + kReservedSlots) *
-         (3 * flags + kMaskBytes + box_area(world_pes) + line_area(world_pes) + scratch);
+         (3 * flags + kMaskBytes + box_area(world_pes) + line_area(world_pes) + scratch +
+          kCheckBytes);
 }
 
 void attach(std::byte *area, const Config &config, int world_pes) noexcept {
@@ -53,7 +54,7 @@ void attach(std::byte *area, const Config &config, int world_pes) noexcept {
   g_area.flags_bytes = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
   g_area.scratch_bytes = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
   g_area.slot_bytes = 3 * g_area.flags_bytes + kMaskBytes + box_area(world_pes) +
-                      line_area(world_pes) + g_area.scratch_bytes;
+                      line_area(world_pes) + g_area.scratch_bytes + kCheckBytes;
   g_area.used.fill(0);
 }
 
@@ -100,10 +101,14 @@ void bind(Slot &slot, int index, int team_pes, bool clear) noexcept {
   slot.line_peers = std::min(g_area.world_pes, kBoxPeers);
   slot.scratch = slot.lines + line_area(g_area.world_pes);
   slot.scratch_bytes = g_area.scratch_bytes;
+  slot.check = reinterpret_cast<std::uint64_t *>(slot.scratch + slot.scratch_bytes);
+  slot.check_record = slot.scratch + slot.scratch_bytes + 2 * kLineBytes;
   if (clear) {
     clear_words(base, 2 * g_area.flags_bytes);
-    // The lines' sequence words count from zero again, like the counters.
+    // The lines' sequence words count from zero again, like the counters, and so do the
+    // mismatch check's words.
     clear_words(slot.lines, line_area(g_area.world_pes));
+    clear_words(reinterpret_cast<std::byte *>(slot.check), 2 * kLineBytes);
   }
   slot.reset_local(static_cast<std::size_t>(team_pes));
   g_area.used[static_cast<std::size_t>(index) / 64] |= std::uint64_t{1} << (index % 64);

@@ -10,6 +10,7 @@
 
 #include "collectives/alone.hpp"
 #include "collectives/call_check.hpp"
+#include "collectives/plugins.hpp"
 #include "collectives/runtime_channel.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/registry.hpp"
@@ -112,6 +113,7 @@ void run(Collective c, shoal_team &team, Args &args, const char *routine) noexce
   const Algorithm &algorithm = select(c, channel, args);
   SMA_LOG_DEBUG("coll", "{}: {} on {} PEs, {} bytes: {}", routine, collective_name(c), team.n_pes,
                 args.message_bytes, algorithm.name);
+  if (algorithm.plugin != nullptr) return plugins::run(algorithm, channel, args);
   algorithm.run(channel, args);
 }
 
@@ -138,6 +140,9 @@ void gather(Collective c, shoal_team &team, void *dest, const void *source, std:
 
 Failure init_collectives(Runtime &rt) {
   slots::attach(rt.library_area, rt.config, rt.n_pes);
+  // Plug-ins first: the rules may name their algorithms.
+  if (Failure f = plugins::load(rt.config.coll_plugins, rt.config.source_of("COLL_PLUGINS")))
+    return f;
   if (Failure f = init_selection(rt.config)) return f;
   // Fresh memory: no clearing (a faster PE may have signalled already).
   slots::assign(shoal_team_world, 0, false);
@@ -149,6 +154,7 @@ Failure init_collectives(Runtime &rt) {
 
 void finalize_collectives() noexcept {
   slots::detach();
+  plugins::unload();
 }
 
 int sync(shoal_team *handle, const char *routine) noexcept {

@@ -57,6 +57,11 @@ struct Slot {
   std::uint64_t *check = nullptr;
   std::byte *check_record = nullptr;
   std::uint64_t checks = 0;  // checked calls on this team so far (local)
+  // The scratch of plug-in algorithms (plugins.hpp), their own: no built-in algorithm touches
+  // it; none when SMA_COLL_PLUGINS is empty. plugin_calls counts the team's plug-in calls.
+  std::byte *plugin_scratch = nullptr;
+  std::size_t plugin_scratch_bytes = 0;
+  std::uint64_t plugin_calls = 0;
   // This PE's side of every channel, one entry per team PE (local memory, never remote).
   std::vector<std::uint64_t> sent;        // notifications sent to team PE i
   std::vector<std::uint64_t> received;    // notifications of team PE i consumed here
@@ -76,6 +81,7 @@ struct Slot {
                     &bcasts_out, &bcasts_in, &bcasts_acked})
       v->assign(n, 0);
     checks = 0;
+    plugin_calls = 0;
   }
 };
 

@@ -18,8 +18,8 @@ static int init(shoal_coll_registrar *r) {
   (void)r;
   return 0;
 }
-__attribute__((visibility("default"))) const shoal_coll_plugin shoal_coll_plugin_entry = {
-    999u, "from_the_future", init};
+__attribute__((visibility("default")))
+const shoal_coll_plugin shoal_coll_plugin_entry = {999u, "from_the_future", init};
 #elif defined(BAD_NO_ENTRY)
 __attribute__((visibility("default"))) int not_a_plugin(void) { return run_nothing(0, 0); }
 #elif defined(BAD_CLASH) || defined(BAD_NAME)

@@ -1,8 +1,10 @@
 /* The example plug-in (examples/coll_plugin/ring_plugin.c) forced by name and checked by value,
- * run with (tests/coll/plugin/CMakeLists.txt):
- *   SMA_COLL_PLUGINS=<ring_plugin.so>  SMA_BARRIER_ALGORITHM=ring
+ * run with (tests/coll/plugin/run_plugin_example.cmake):
+ *   SMA_COLL_PLUGINS=<ring_plugin.so>:<nested_plugin.so>  SMA_BARRIER_ALGORITHM=ring
  *   SMA_BCAST_ALGORITHM=ring:bytes<=4k,binomial
  *   SMA_REDUCE_ALGORITHM=gather_fold:bytes<=4k,recursive_doubling
+ *   SMA_FCOLLECT_ALGORITHM=nested (its fcollect calls shmem_fcollectmem inside: built-in then)
+ *   COLL_PLUGIN_EXAMPLE, COLL_PLUGIN_NESTED: the two files, to read their run counts
  * Broadcasts, reductions and barriers of the plug-in alternate with built-in algorithms of the
  * same collectives (messages above 4 KiB) and of others (fcollect, alltoall) back to back, on
  * the world team and on a strided split. The plug-in counts its runs; this program counts the
@@ -20,18 +22,27 @@
 static int failures;
 static int me, npes;
 
-#define CHECK(cond, ...)                            \
-  do {                                              \
-    if (!(cond)) {                                  \
-      ++failures;                                   \
-      printf("PE %d: FAILED %s: ", me, #cond);      \
-      printf(__VA_ARGS__);                          \
-      printf("\n");                                 \
-    }                                               \
+#define CHECK(cond, ...)                       \
+  do {                                         \
+    if (!(cond)) {                             \
+      ++failures;                              \
+      printf("PE %d: FAILED %s: ", me, #cond); \
+      printf(__VA_ARGS__);                     \
+      printf("\n");                            \
+    }                                          \
   } while (0)
 
 typedef long (*runs_fn)(int);
+typedef long (*nested_runs_fn)(void);
 static runs_fn runs;
+static nested_runs_fn nested_runs;
+
+/* A function of a plug-in this process loaded (through SMA_COLL_PLUGINS), or NULL. */
+static void *plugin_function(const char *variable, const char *name) {
+  const char *path = getenv(variable);
+  void *plugin = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+  return plugin ? dlsym(plugin, name) : NULL;
+}
 
 static long value(int root, int i) { return 1000L * root + i * 7 + 3; }
 
@@ -67,7 +78,8 @@ static long reduction(shmem_team_t team, long *dst, long *src, size_t nelems, in
   return n > 1 && nelems * sizeof(long) <= 4096 ? 1 : 0;
 }
 
-/* Built-in collectives between the plug-in's: fcollect and alltoall on the world team. */
+/* Other collectives between the plug-in's on the world team: an fcollect (the nested plug-in,
+ * which runs a built-in fcollect inside) and a built-in alltoall. */
 static void builtin_between(long *dst, long *src, int round) {
   src[0] = me * 10 + round;
   src[1] = me * 10 + round + 1;
@@ -87,12 +99,13 @@ int main(void) {
   shmem_init();
   me = shmem_my_pe();
   npes = shmem_n_pes();
-  const char *path = getenv("SMA_COLL_PLUGINS");
-  void *plugin = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
-  runs = plugin ? (runs_fn)dlsym(plugin, "coll_plugin_example_runs") : NULL;
-  if (runs == NULL) {
-    printf("PE %d: FAILED: the plug-in %s is not loaded in this process\n", me,
-           path ? path : "(SMA_COLL_PLUGINS unset)");
+  runs = (runs_fn)plugin_function("COLL_PLUGIN_EXAMPLE", "coll_plugin_example_runs");
+  nested_runs = (nested_runs_fn)plugin_function("COLL_PLUGIN_NESTED", "coll_plugin_nested_runs");
+  if (runs == NULL || nested_runs == NULL) {
+    printf(
+        "PE %d: FAILED: the plug-ins of COLL_PLUGIN_EXAMPLE and COLL_PLUGIN_NESTED are not "
+        "loaded in this process\n",
+        me);
     shmem_global_exit(1);
   }
   long *src = shmem_malloc(MAX_ELEMS * sizeof(long));
@@ -103,13 +116,14 @@ int main(void) {
   shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, NULL, 0, &evens);
 
   const long bcast0 = runs(SHOAL_COLL_BROADCAST), reduce0 = runs(SHOAL_COLL_REDUCE);
-  const long barrier0 = runs(SHOAL_COLL_BARRIER);
-  long bcasts = 0, reduces = 0, barriers = 0;
+  const long barrier0 = runs(SHOAL_COLL_BARRIER), fcollect0 = nested_runs();
+  long bcasts = 0, reduces = 0, barriers = 0, fcollects = 0;
   const size_t sizes[] = {1, 3, 64, 512, MAX_ELEMS};
   for (int round = 0; round < 3; ++round) {
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
       bcasts += broadcasts(SHMEM_TEAM_WORLD, dst, src, sizes[s]);
       builtin_between(dst, src, round);
+      ++fcollects;
       reduces += reduction(SHMEM_TEAM_WORLD, dst, src, sizes[s], (int)s == round);
       /* A barrier that must order the puts before it: each PE tells its right neighbour. */
       shmem_long_p(&mailbox[round], 100 * round + me, (me + 1) % npes);
@@ -127,16 +141,20 @@ int main(void) {
       }
     }
   }
-  if (npes == 1) bcasts = reduces = barriers = 0; /* a team of one PE needs no algorithm */
-  CHECK(runs(SHOAL_COLL_BROADCAST) - bcast0 == bcasts, "the plug-in broadcast ran %ld times, %ld expected",
-        runs(SHOAL_COLL_BROADCAST) - bcast0, bcasts);
-  CHECK(runs(SHOAL_COLL_REDUCE) - reduce0 == reduces, "the plug-in reduce ran %ld times, %ld expected",
-        runs(SHOAL_COLL_REDUCE) - reduce0, reduces);
+  if (npes == 1) bcasts = reduces = barriers = fcollects = 0; /* no algorithm for one PE */
+  CHECK(nested_runs() - fcollect0 == fcollects, "the nested fcollect ran %ld times, %ld expected",
+        nested_runs() - fcollect0, fcollects);
+  CHECK(runs(SHOAL_COLL_BROADCAST) - bcast0 == bcasts,
+        "the plug-in broadcast ran %ld times, %ld expected", runs(SHOAL_COLL_BROADCAST) - bcast0,
+        bcasts);
+  CHECK(runs(SHOAL_COLL_REDUCE) - reduce0 == reduces,
+        "the plug-in reduce ran %ld times, %ld expected", runs(SHOAL_COLL_REDUCE) - reduce0,
+        reduces);
   CHECK(runs(SHOAL_COLL_BARRIER) - barrier0 == barriers,
         "the plug-in barrier ran %ld times, %ld expected", runs(SHOAL_COLL_BARRIER) - barrier0,
         barriers);
-  printf("PE %d: plug-in runs: broadcast %ld, reduce %ld, barrier %ld\n", me, bcasts, reduces,
-         barriers);
+  printf("PE %d: plug-in runs: broadcast %ld, reduce %ld, barrier %ld, fcollect %ld\n", me, bcasts,
+         reduces, barriers, fcollects);
   if (evens != SHMEM_TEAM_INVALID) shmem_team_destroy(evens);
   shmem_free(dst);
   shmem_free(src);

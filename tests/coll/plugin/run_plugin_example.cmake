@@ -3,10 +3,12 @@
 # SMA_INFO printed.
 #
 #   cmake -DCC=<oshcc> -DLAUNCHER=<oshrun> [-DLAUNCHER_ARGS=a|b] -DPLUGIN=<ring_plugin.c>
-#         -DPROGRAM=<plugin_check.c> -DOUT=<directory> -DNP=<n> [-DDEBUG=1] -P run_plugin_example.cmake
+#         -DNESTED=<nested_plugin.c> -DPROGRAM=<plugin_check.c> -DOUT=<directory> -DNP=<n>
+#         [-DDEBUG=1] -P run_plugin_example.cmake
+# Both plug-ins are loaded; fcollect runs the nested one, whose inner fcollect must be built-in.
 cmake_minimum_required(VERSION 3.22)
 
-foreach(v CC LAUNCHER PLUGIN PROGRAM OUT NP)
+foreach(v CC LAUNCHER PLUGIN NESTED PROGRAM OUT NP)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "run_plugin_example.cmake: ${v} not set")
   endif()
@@ -15,8 +17,10 @@ endforeach()
 file(REMOVE_RECURSE "${OUT}")
 file(MAKE_DIRECTORY "${OUT}")
 set(so "${OUT}/ring_plugin.so")
+set(nested "${OUT}/nested_plugin.so")
 set(exe "${OUT}/plugin_check")
-foreach(step "-shared;-fPIC;-o;${so};${PLUGIN}" "-o;${exe};${PROGRAM}")
+foreach(step "-shared;-fPIC;-o;${so};${PLUGIN}" "-shared;-fPIC;-o;${nested};${NESTED}"
+             "-o;${exe};${PROGRAM}")
   execute_process(COMMAND "${CC}" ${step} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${CC} ${step} failed (${rc}):\n${out}\n${err}")
@@ -27,8 +31,11 @@ if(DEFINED LAUNCHER_ARGS)
   string(REPLACE "|" ";" LAUNCHER_ARGS "${LAUNCHER_ARGS}")
 endif()
 set(bcast_rules "ring:bytes<=4k,binomial")
-set(env SMA_COLL_PLUGINS=${so} SMA_BARRIER_ALGORITHM=ring SMA_BCAST_ALGORITHM=${bcast_rules}
-        SMA_REDUCE_ALGORITHM=gather_fold:bytes<=4k,recursive_doubling SMA_INFO=1)
+set(env SMA_COLL_PLUGINS=${so}:${nested} SMA_BARRIER_ALGORITHM=ring
+        SMA_BCAST_ALGORITHM=${bcast_rules}
+        SMA_REDUCE_ALGORITHM=gather_fold:bytes<=4k,recursive_doubling
+        SMA_FCOLLECT_ALGORITHM=nested SMA_INFO=1
+        COLL_PLUGIN_EXAMPLE=${so} COLL_PLUGIN_NESTED=${nested})
 if(DEBUG)
   list(APPEND env SHMEM_DEBUG=1)
 endif()
@@ -64,7 +71,8 @@ endforeach()
 foreach(re "broadcast +SMA_BCAST_ALGORITHM=ring:bytes<=4k,binomial "
            "\n +ring +example plug-in: the message from PE to PE along the ring \\(plug-in ${so}\\)"
            "\n +gather_fold +example plug-in: every vector to every PE's scratch, folded in team order \\(plug-in ${so}\\)"
-           "\n +ring +example plug-in: a token twice around the team \\(plug-in ${so}\\)")
+           "\n +ring +example plug-in: a token twice around the team \\(plug-in ${so}\\)"
+           "\n +nested +test plug-in: shmem_fcollectmem from inside the algorithm \\(plug-in ${nested}\\)")
   if(NOT out MATCHES "${re}")
     message(FATAL_ERROR "SMA_INFO output lacks '${re}'")
   endif()

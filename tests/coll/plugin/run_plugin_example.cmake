@@ -4,7 +4,7 @@
 #
 #   cmake -DCC=<oshcc> -DLAUNCHER=<oshrun> [-DLAUNCHER_ARGS=a|b] -DPLUGIN=<ring_plugin.c>
 #         -DNESTED=<nested_plugin.c> -DPROGRAM=<plugin_check.c> -DOUT=<directory> -DNP=<n>
-#         [-DDEBUG=1] -P run_plugin_example.cmake
+#         [-DDEBUG=1] [-DUCX=1] -P run_plugin_example.cmake
 # Both plug-ins are loaded; fcollect runs the nested one, whose inner fcollect must be built-in.
 cmake_minimum_required(VERSION 3.22)
 
@@ -38,6 +38,9 @@ set(env SMA_COLL_PLUGINS=${so}:${nested} SMA_BARRIER_ALGORITHM=ring
         COLL_PLUGIN_EXAMPLE=${so} COLL_PLUGIN_NESTED=${nested})
 if(DEBUG)
   list(APPEND env SHMEM_DEBUG=1)
+endif()
+if(UCX)
+  list(APPEND env SMA_SHARED_MEMORY=0)
 endif()
 execute_process(
   COMMAND ${CMAKE_COMMAND} -E env ${env} "${LAUNCHER}" ${LAUNCHER_ARGS} -np ${NP} "${exe}"

@@ -23,7 +23,8 @@ struct Wire {
   std::int32_t root;
   std::uint64_t nelems;
   std::uint64_t elem_size;
-  char routine[kCheckRecordBytes - 32];
+  std::int64_t dst_stride, sst_stride;
+  char routine[kCheckRecordBytes - 48];
 };
 static_assert(sizeof(Wire) == kCheckRecordBytes);
 
@@ -34,12 +35,15 @@ Wire to_wire(const CallRecord &r, std::uint64_t call) noexcept {
   w.root = r.collective == Collective::broadcast ? r.root : -1;
   w.nelems = r.nelems;
   w.elem_size = r.elem_size;
+  w.dst_stride = r.dst_stride;
+  w.sst_stride = r.sst_stride;
   std::strncpy(w.routine, r.routine ? r.routine : "?", sizeof w.routine - 1);
   return w;
 }
 
 bool same(const Wire &a, const Wire &b) noexcept {
   if (a.collective != b.collective || a.root != b.root || a.elem_size != b.elem_size ||
+      a.dst_stride != b.dst_stride || a.sst_stride != b.sst_stride ||
       std::strncmp(a.routine, b.routine, sizeof a.routine) != 0)
     return false;
   return a.collective == static_cast<std::int32_t>(Collective::collect) || a.nelems == b.nelems;
@@ -60,6 +64,8 @@ std::string describe(const Wire &w, const std::string &team) {
     if (w.collective == static_cast<std::int32_t>(Collective::collect)) out += " from this PE";
   }
   if (w.root >= 0) out += fmt::format(", root {}", w.root);
+  if (w.dst_stride != 1 || w.sst_stride != 1)
+    out += fmt::format(", strides {} and {}", w.dst_stride, w.sst_stride);
   return out + ")";
 }
 

@@ -19,13 +19,14 @@ struct shoal_team;
 namespace shoal::coll {
 
 // What every PE of the team must agree on. nelems is not compared for collect (each PE gives
-// its own count); root only for broadcast.
+// its own count); root only for broadcast, the strides only for alltoall(s).
 struct CallRecord {
   Collective collective;
   const char *routine;
   std::size_t nelems = 0;
   std::size_t elem_size = 0;
   int root = -1;
+  std::ptrdiff_t dst_stride = 1, sst_stride = 1;
 };
 
 // The check, when SHMEM_DEBUG is on (a no-op otherwise and for active sets and teams of one

@@ -185,12 +185,12 @@ int broadcast(shoal_team *handle, void *dest, const void *source, std::size_t ne
               std::size_t elem_size, int root, const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  check_same_call(*team, {Collective::broadcast, routine, nelems, elem_size, root});
   if (root < 0 || root >= team->n_pes) {
     SMA_LOG_ERROR("coll", "{}: root PE {} is out of range: the team has PEs 0 to {}", routine, root,
                   team->n_pes - 1);
     return -1;
   }
-  check_same_call(*team, {Collective::broadcast, routine, nelems, elem_size, root});
   if (nelems == 0) return 0;
   check_buffers(dest, nelems, source, nelems, elem_size, routine);
   Args args = vector_args(dest, source, nelems, elem_size);
@@ -239,11 +239,11 @@ int alltoalls(shoal_team *handle, void *dest, const void *source, std::ptrdiff_t
               const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  check_same_call(*team, {Collective::alltoall, routine, nelems, elem_size, -1, dst, sst});
   if (dst < 1 || sst < 1) {
     SMA_LOG_ERROR("coll", "{}: strides must be at least 1 (dst {}, sst {})", routine, dst, sst);
     return -1;
   }
-  check_same_call(*team, {Collective::alltoall, routine, nelems, elem_size});
   if (nelems == 0) return 0;
   // Every PE sends nelems elements to each PE: n_pes * nelems elements, dst / sst apart.
   const int me = g_runtime->my_pe;

@@ -6,6 +6,9 @@
  *   different_roots        a broadcast with root 1 on the last PE, root 0 elsewhere
  *   different_sizes        a sum of two longs on the last PE, of one elsewhere
  *   split_team_sizes       an fcollect of 2 vs 1 longs on a team made by a split
+ *   different_strides      an alltoalls with dst stride 2 on the last PE, 1 elsewhere
+ *   root_out_of_range      a broadcast whose root is out of range on the last PE only (its
+ *                          error return would leave the others waiting: the check comes first)
  *   finalize_vs_barrier    the last PE calls shmem_finalize while the others barrier
  *   legal_collect          (return) collect with a different count on every PE is legal */
 #include "error_case.h"
@@ -38,6 +41,14 @@ static void split_team_sizes(void) {
   shmem_long_fcollect(team, dst, src, last() ? 2 : 1);
 }
 
+static void different_strides(void) {
+  shmem_long_alltoalls(SHMEM_TEAM_WORLD, dst, src, last() ? 2 : 1, 1, 1);
+}
+
+static void root_out_of_range(void) {
+  shmem_broadcastmem(SHMEM_TEAM_WORLD, dst, src, 8, last() ? shmem_n_pes() : 0);
+}
+
 static void finalize_vs_barrier(void) {
   if (last())
     shmem_finalize();
@@ -60,6 +71,8 @@ static const struct error_case cases[] = {
     {"different_roots", NULL, NULL, different_roots},
     {"different_sizes", NULL, NULL, different_sizes},
     {"split_team_sizes", NULL, NULL, split_team_sizes},
+    {"different_strides", NULL, NULL, different_strides},
+    {"root_out_of_range", NULL, NULL, root_out_of_range},
     {"finalize_vs_barrier", NULL, NULL, finalize_vs_barrier},
     {"legal_collect", NULL, legal_collect, NULL},
 };

@@ -1,7 +1,8 @@
 // The interface every collective algorithm implements, and what a collective call hands it.
 // An algorithm is a name, the collective it serves, an optional applicability test and a run
 // function built on the team's point-to-point channels (channel.hpp). Algorithms are listed in
-// algorithms.def; nothing else in the library names them.
+// algorithms.def; nothing else in the library names them. Plug-ins add more at start-up
+// (plugins.hpp).
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,7 @@
 namespace shoal::coll {
 
 class Channel;
+struct PluginAlgorithm;
 
 // The collectives that have an algorithm choice (SMA_<NAME>_ALGORITHM). sync/barrier/team_sync
 // share `barrier`; alltoalls shares `alltoall`; the scans have their own.
@@ -71,6 +73,9 @@ struct Algorithm {
   // team of one PE or a call that moves nothing (alone.hpp completes those).
   bool (*applies)(const Channel &channel, const Args &args);
   void (*run)(Channel &channel, const Args &args);
+  // Set for an algorithm a plug-in registered (plugins.hpp): applies and run are then null and
+  // the registry and the dispatcher call the plug-in's through plugins::applies/run.
+  const PluginAlgorithm *plugin = nullptr;
 };
 
 }  // namespace shoal::coll

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "collectives/alone.hpp"
+#include "collectives/call_check.hpp"
+#include "collectives/plugins.hpp"
 #include "collectives/runtime_channel.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/registry.hpp"
@@ -111,6 +113,7 @@ void run(Collective c, shoal_team &team, Args &args, const char *routine) noexce
   const Algorithm &algorithm = select(c, channel, args);
   SMA_LOG_DEBUG("coll", "{}: {} on {} PEs, {} bytes: {}", routine, collective_name(c), team.n_pes,
                 args.message_bytes, algorithm.name);
+  if (algorithm.plugin != nullptr) return plugins::run(algorithm, channel, args);
   algorithm.run(channel, args);
 }
 
@@ -137,6 +140,9 @@ void gather(Collective c, shoal_team &team, void *dest, const void *source, std:
 
 Failure init_collectives(Runtime &rt) {
   slots::attach(rt.library_area, rt.config, rt.n_pes);
+  // Plug-ins first: the rules may name their algorithms.
+  if (Failure f = plugins::load(rt.config.coll_plugins, rt.config.source_of("COLL_PLUGINS")))
+    return f;
   if (Failure f = init_selection(rt.config)) return f;
   // Fresh memory: no clearing (a faster PE may have signalled already).
   slots::assign(shoal_team_world, 0, false);
@@ -146,11 +152,15 @@ Failure init_collectives(Runtime &rt) {
   return {};
 }
 
-void finalize_collectives() noexcept { slots::detach(); }
+void finalize_collectives() noexcept {
+  slots::detach();
+  plugins::unload();
+}
 
 int sync(shoal_team *handle, const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  check_same_call(*team, {Collective::barrier, routine});
   Args args;
   run(Collective::barrier, *team, args, routine);
   return 0;
@@ -175,6 +185,7 @@ int broadcast(shoal_team *handle, void *dest, const void *source, std::size_t ne
               std::size_t elem_size, int root, const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  check_same_call(*team, {Collective::broadcast, routine, nelems, elem_size, root});
   if (root < 0 || root >= team->n_pes) {
     SMA_LOG_ERROR("coll", "{}: root PE {} is out of range: the team has PEs 0 to {}", routine, root,
                   team->n_pes - 1);
@@ -192,6 +203,7 @@ int collect(shoal_team *handle, void *dest, const void *source, std::size_t nele
             std::size_t elem_size, const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  check_same_call(*team, {Collective::collect, routine, nelems, elem_size});
   // Before the counts are exchanged, what this PE knows: its count, and that dest holds at least
   // its own elements (the full extent is known after the exchange).
   if (nelems != 0) check_buffers(dest, nelems, source, nelems, elem_size, routine);
@@ -212,6 +224,7 @@ int fcollect(shoal_team *handle, void *dest, const void *source, std::size_t nel
              std::size_t elem_size, const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  check_same_call(*team, {Collective::fcollect, routine, nelems, elem_size});
   if (nelems == 0) return 0;
   (void)rma::byte_size(nelems, elem_size, source, g_runtime->my_pe, routine);  // negative first
   check_buffers(dest, times_pes(*team, nelems, dest, routine), source, nelems, elem_size, routine);
@@ -226,6 +239,7 @@ int alltoalls(shoal_team *handle, void *dest, const void *source, std::ptrdiff_t
               const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  check_same_call(*team, {Collective::alltoall, routine, nelems, elem_size, -1, dst, sst});
   if (dst < 1 || sst < 1) {
     SMA_LOG_ERROR("coll", "{}: strides must be at least 1 (dst {}, sst {})", routine, dst, sst);
     return -1;
@@ -254,6 +268,7 @@ int reduce(shoal_team *handle, void *dest, const void *source, std::size_t nredu
            std::size_t elem_size, Combine combine, const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  check_same_call(*team, {Collective::reduce, routine, nreduce, elem_size});
   if (nreduce == 0) return 0;
   check_buffers(dest, nreduce, source, nreduce, elem_size, routine);
   Args args = vector_args(dest, source, nreduce, elem_size);
@@ -266,6 +281,7 @@ int scan(shoal_team *handle, void *dest, const void *source, std::size_t nelems,
          std::size_t elem_size, Combine combine, bool exclusive, const char *routine) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
+  check_same_call(*team, {Collective::scan, routine, nelems, elem_size});
   if (nelems == 0) return 0;
   check_buffers(dest, nelems, source, nelems, elem_size, routine);
   Args args = vector_args(dest, source, nelems, elem_size);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "collectives/channel.hpp"
+#include "collectives/plugins.hpp"
 #include "collectives/rule_parser.hpp"
 #include "config/config.hpp"
 
@@ -38,6 +39,7 @@ const char *const kSummaries[] = {
 };
 
 const char *summary_of(const Algorithm *a) {
+  if (a->plugin != nullptr) return plugins::summary_of(*a);
   for (std::size_t i = 0; i < std::size(kAll); ++i)
     if (kAll[i] == a) return kSummaries[i];
   return "";
@@ -81,14 +83,18 @@ struct Selection {
 };
 std::array<Selection, kCollectives> g_selection;
 
+// Every algorithm of collective c: the built-in ones, then the plug-ins'.
 std::vector<const Algorithm *> of(Collective c) {
   std::vector<const Algorithm *> out;
   for (const Algorithm *a : kAll)
+    if (a->collective == c) out.push_back(a);
+  for (const Algorithm *a : plugins::algorithms())
     if (a->collective == c) out.push_back(a);
   return out;
 }
 
 bool can_serve(const Algorithm &a, const Channel &channel, const Args &args) {
+  if (a.plugin != nullptr) return plugins::applies(a, channel, args);
   return a.applies == nullptr || a.applies(channel, args);
 }
 
@@ -182,8 +188,11 @@ std::string describe_selection() {
     const Selection &sel = g_selection[static_cast<std::size_t>(i)];
     out += fmt::format("  {:<10} SMA_{}_ALGORITHM={}  (auto: {})\n", kNames[i], kKeys[i],
                        sel.text.empty() ? "auto" : sel.text, kAutoRules[i]);
-    for (const Algorithm *a : of(c))
-      out += fmt::format("      {:<20} {}\n", a->name, summary_of(a));
+    for (const Algorithm *a : of(c)) {
+      out += fmt::format("      {:<20} {}", a->name, summary_of(a));
+      if (a->plugin != nullptr) out += fmt::format(" (plug-in {})", plugins::file_of(*a));
+      out += '\n';
+    }
   }
   return out;
 }

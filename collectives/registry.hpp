@@ -24,7 +24,8 @@ struct Config;
 
 namespace shoal::coll {
 
-// Every algorithm of collective c, in algorithms.def order.
+// Every built-in algorithm of collective c, in algorithms.def order (plug-ins add theirs to the
+// rules, SMA_INFO and the error messages, plugins.hpp).
 std::span<const Algorithm *const> algorithms(Collective c) noexcept;
 
 // Parses the SMA_*_ALGORITHM values; an unknown name or bad rule is an error whose message

@@ -102,7 +102,8 @@ std::string error_message(const std::string &variable, const std::string &value,
 bool ends_with_universal_rule(const std::vector<Rule> &rules) {
   if (rules.empty()) return false;
   const Rule &last = rules.back();
-  return last.algorithm->applies == nullptr && last.matches(1, 0) &&
+  return last.algorithm->applies == nullptr && last.algorithm->plugin == nullptr &&
+         last.matches(1, 0) &&
          last.matches(std::numeric_limits<int>::max(), std::numeric_limits<std::size_t>::max());
 }
 

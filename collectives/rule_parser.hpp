@@ -49,9 +49,9 @@ const Algorithm *first_fit(const std::vector<Rule> &rules, int n_pes, std::size_
   return nullptr;
 }
 
-// Whether the last rule takes every call: no condition that could fail and an algorithm
-// without applies(). The registry requires it of the built-in lists, so that select() always
-// finds an algorithm.
+// Whether the last rule takes every call: no condition that could fail and a built-in
+// algorithm without applies(). The registry requires it of the built-in lists, so that select()
+// always finds an algorithm.
 bool ends_with_universal_rule(const std::vector<Rule> &rules);
 
 }  // namespace shoal::coll::rules

@@ -35,6 +35,10 @@ class RuntimeChannel final : public Channel {
   // The library's wait: a short spin on the word alone, then UCX progress, yields and naps.
   void wait(const std::uint64_t *word, std::uint64_t value) noexcept override;
 
+  // The team and the routine of the call (plug-in algorithms see them, plugins.cpp).
+  shoal_team &team() const noexcept { return team_; }
+  const char *routine() const noexcept { return routine_; }
+
  private:
   int world_pe(int team_pe) const noexcept;
   // Completes what went to UCX before a message to peer when the message alone cannot order

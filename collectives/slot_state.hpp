@@ -29,6 +29,11 @@ constexpr int kExchangeMsgLines = 8;
 constexpr int kExchangeLines = 2 * kExchangeMsgLines;
 constexpr int kBcastLines = 8;
 constexpr int kLinesPerPeer = kExchangeLines + kBcastLines + 1;
+// The collective-mismatch check's part of a slot: two words on lines of their own, then the
+// record.
+constexpr std::size_t kCheckSequence = 0, kCheckAck = 8;  // indices of Slot::check
+constexpr std::size_t kCheckRecordBytes = 128;
+constexpr std::size_t kCheckBytes = 2 * kLineBytes + kCheckRecordBytes;
 
 struct Slot {
   Slot() = default;
@@ -46,6 +51,17 @@ struct Slot {
   int line_peers = 0;                // senders with lines (slot indices below this)
   std::byte *scratch = nullptr;      // symmetric scratch of the team
   std::size_t scratch_bytes = 0;
+  // SHMEM_DEBUG's check that every PE entered the same collective (call_check.cpp): words
+  // [kCheckSequence] (set by the team predecessor) and [kCheckAck] (by the successor), and the
+  // record of the predecessor's call (kCheckRecordBytes).
+  std::uint64_t *check = nullptr;
+  std::byte *check_record = nullptr;
+  std::uint64_t checks = 0;  // checked calls on this team so far (local)
+  // The scratch of plug-in algorithms (plugins.hpp), their own: no built-in algorithm touches
+  // it; none when SMA_COLL_PLUGINS is empty. plugin_calls counts the team's plug-in calls.
+  std::byte *plugin_scratch = nullptr;
+  std::size_t plugin_scratch_bytes = 0;
+  std::uint64_t plugin_calls = 0;
   // This PE's side of every channel, one entry per team PE (local memory, never remote).
   std::vector<std::uint64_t> sent;        // notifications sent to team PE i
   std::vector<std::uint64_t> received;    // notifications of team PE i consumed here
@@ -64,6 +80,8 @@ struct Slot {
     for (auto *v : {&sent, &received, &grants_out, &grants_in, &boxes_out, &boxes_in, &exchanges,
                     &bcasts_out, &bcasts_in, &bcasts_acked})
       v->assign(n, 0);
+    checks = 0;
+    plugin_calls = 0;
   }
 };
 

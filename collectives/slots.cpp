@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <string>
 
 #include "config/config.hpp"
 
@@ -22,12 +23,19 @@ std::size_t line_area(int world_pes) {
   return static_cast<std::size_t>(std::min(world_pes, kBoxPeers)) * kLinesPerPeer * kLineBytes;
 }
 
+// The plug-in algorithms' scratch per slot: as large as the built-in one, none without plug-ins.
+std::size_t plugin_scratch(const Config &config) {
+  if (config.coll_plugins.find_first_not_of(" \t:") == std::string::npos) return 0;
+  return align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
+}
+
 struct Area {
   std::byte *base = nullptr;
   int count = 0;
   int world_pes = 0;
   std::size_t flags_bytes = 0;  // one array of a counter per world PE (3 per slot)
   std::size_t scratch_bytes = 0;
+  std::size_t plugin_scratch_bytes = 0;
   std::size_t slot_bytes = 0;
   std::array<std::uint64_t, kMaskWords> used{};  // bit per slot
 };
@@ -43,7 +51,8 @@ std::size_t area_bytes(const Config &config, int world_pes) noexcept {
   const std::size_t flags = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
   const std::size_t scratch = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
   return (config.teams_max + kReservedSlots) *
-         (3 * flags + kMaskBytes + box_area(world_pes) + line_area(world_pes) + scratch);
+         (3 * flags + kMaskBytes + box_area(world_pes) + line_area(world_pes) + scratch +
+          kCheckBytes + plugin_scratch(config));
 }
 
 void attach(std::byte *area, const Config &config, int world_pes) noexcept {
@@ -52,8 +61,10 @@ void attach(std::byte *area, const Config &config, int world_pes) noexcept {
   g_area.world_pes = world_pes;
   g_area.flags_bytes = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
   g_area.scratch_bytes = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
+  g_area.plugin_scratch_bytes = plugin_scratch(config);
   g_area.slot_bytes = 3 * g_area.flags_bytes + kMaskBytes + box_area(world_pes) +
-                      line_area(world_pes) + g_area.scratch_bytes;
+                      line_area(world_pes) + g_area.scratch_bytes + kCheckBytes +
+                      g_area.plugin_scratch_bytes;
   g_area.used.fill(0);
 }
 
@@ -100,10 +111,18 @@ void bind(Slot &slot, int index, int team_pes, bool clear) noexcept {
   slot.line_peers = std::min(g_area.world_pes, kBoxPeers);
   slot.scratch = slot.lines + line_area(g_area.world_pes);
   slot.scratch_bytes = g_area.scratch_bytes;
+  slot.check = reinterpret_cast<std::uint64_t *>(slot.scratch + slot.scratch_bytes);
+  slot.check_record = slot.scratch + slot.scratch_bytes + 2 * kLineBytes;
+  slot.plugin_scratch =
+      g_area.plugin_scratch_bytes == 0 ? nullptr : slot.scratch + slot.scratch_bytes + kCheckBytes;
+  slot.plugin_scratch_bytes = g_area.plugin_scratch_bytes;
   if (clear) {
     clear_words(base, 2 * g_area.flags_bytes);
-    // The lines' sequence words count from zero again, like the counters.
+    // The lines' sequence words count from zero again, like the counters, and so do the
+    // mismatch check's words and whatever flags plug-ins keep in their scratch.
     clear_words(slot.lines, line_area(g_area.world_pes));
+    clear_words(reinterpret_cast<std::byte *>(slot.check), 2 * kLineBytes);
+    if (slot.plugin_scratch != nullptr) clear_words(slot.plugin_scratch, slot.plugin_scratch_bytes);
   }
   slot.reset_local(static_cast<std::size_t>(team_pes));
   g_area.used[static_cast<std::size_t>(index) / 64] |= std::uint64_t{1} << (index % 64);

@@ -12,7 +12,7 @@ file(MAKE_DIRECTORY ${WORK})
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX})
 
 foreach(f lib/libshoal.so lib/libshoal.a include/shmem.h include/mpp/shmem.h include/pshmem.h
-          include/shmemx.h bin/oshcc bin/oshc++ bin/oshrun bin/shmemrun lib/pkgconfig/shoal.pc
+          include/shmemx.h include/shoal/coll_plugin.h bin/oshcc bin/oshc++ bin/oshrun bin/shmemrun lib/pkgconfig/shoal.pc
           lib/cmake/Shoal/ShoalConfig.cmake)
   if(NOT EXISTS ${PREFIX}/${f})
     message(FATAL_ERROR "the install prefix lacks ${f}")
@@ -32,6 +32,19 @@ run(${PREFIX}/bin/oshcc ${SOURCE_DIR}/consumer/ring.c -o ${WORK}/ring_c)
 run(${PREFIX}/bin/oshrun -np 3 ${WORK}/ring_c)
 if(NOT last_output MATCHES "ring ok on 3 PEs")
   message(FATAL_ERROR "unexpected output of the installed ring program: ${last_output}")
+endif()
+
+# A collective plug-in built with the installed header and wrapper (-shared -fPIC), loaded by
+# the installed library: its barrier forced by name, listed by SMA_INFO.
+if(PLUGIN_SOURCE)
+  run(${PREFIX}/bin/oshcc -shared -fPIC -o ${WORK}/ring_plugin.so ${PLUGIN_SOURCE})
+  run(${CMAKE_COMMAND} -E env SMA_COLL_PLUGINS=${WORK}/ring_plugin.so SMA_BARRIER_ALGORITHM=ring
+      SMA_INFO=1 ${PREFIX}/bin/oshrun -np 3 ${WORK}/ring_c)
+  if(NOT last_output MATCHES "ring ok on 3 PEs" OR
+     NOT last_output MATCHES "barrier +SMA_BARRIER_ALGORITHM=ring " OR
+     NOT last_output MATCHES "\n +ring +[^\n]*\\(plug-in ${WORK}/ring_plugin.so\\)")
+    message(FATAL_ERROR "the installed plug-in did not run as expected: ${last_output}")
+  endif()
 endif()
 
 # The Fortran interface: the headers, the installed oshfort, and a 1.0-style Fortran program

@@ -259,6 +259,12 @@ TEST(RuleParser, UniversalLastRule) {
   std::vector<Rule> rs;
   ASSERT_TRUE(rules::parse(with_picky, "picky", rs).ok());
   EXPECT_FALSE(rules::ends_with_universal_rule(rs));
+  // Nor can a plug-in's (its applies() is the plug-in's, not the null pointer here).
+  Algorithm plugged{"plugged", Collective::broadcast, nullptr, nullptr};
+  plugged.plugin = reinterpret_cast<const shoal::coll::PluginAlgorithm *>(&picky);
+  const Algorithm *const with_plugged[] = {&plugged};
+  ASSERT_TRUE(rules::parse(with_plugged, "plugged", rs, problem));
+  EXPECT_FALSE(rules::ends_with_universal_rule(rs));
 }
 
 TEST(RuleParser, Trim) {

@@ -263,7 +263,7 @@ TEST(RuleParser, UniversalLastRule) {
   Algorithm plugged{"plugged", Collective::broadcast, nullptr, nullptr};
   plugged.plugin = reinterpret_cast<const shoal::coll::PluginAlgorithm *>(&picky);
   const Algorithm *const with_plugged[] = {&plugged};
-  ASSERT_TRUE(rules::parse(with_plugged, "plugged", rs, problem));
+  ASSERT_TRUE(rules::parse(with_plugged, "plugged", rs).ok());
   EXPECT_FALSE(rules::ends_with_universal_rule(rs));
 }
 

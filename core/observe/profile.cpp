@@ -74,10 +74,10 @@ std::string three(const Spread &s) {
   return std::to_string(s.min) + " / " + std::to_string(s.median) + " / " + std::to_string(s.max);
 }
 
-std::string three_ms(const Spread &s) {
+std::string three_us(const Spread &s) {
   char text[96];
-  std::snprintf(text, sizeof text, "%.3f / %.3f / %.3f", static_cast<double>(s.min) / 1e6,
-                static_cast<double>(s.median) / 1e6, static_cast<double>(s.max) / 1e6);
+  std::snprintf(text, sizeof text, "%.1f / %.1f / %.1f", static_cast<double>(s.min) / 1e3,
+                static_cast<double>(s.median) / 1e3, static_cast<double>(s.max) / 1e3);
   return text;
 }
 
@@ -164,17 +164,18 @@ Spread spread(std::vector<std::uint64_t> values) {
 
 std::string format_table(const std::vector<PeProfile> &pes) {
   std::string out = "shoal profile over " + std::to_string(pes.size()) +
-                    " PEs: min / median / max over the PEs of each PE's total\n";
+                    (pes.size() == 1 ? " PE" : " PEs") +
+                    ": min / median / max over the PEs of each PE's total\n";
   char line[320];
   std::snprintf(line, sizeof line, "%-10s %-26s %-32s %s\n", "family", "calls", "bytes",
-                "time inside the library (ms)");
+                "time inside the library (us)");
   out += line;
   for (const int f : used_families(pes)) {
     const Spread calls = spread_of(pes, [f](const PeProfile &p) { return p.families[f].calls; });
     const Spread bytes = spread_of(pes, [f](const PeProfile &p) { return p.families[f].bytes; });
     const Spread ns = spread_of(pes, [f](const PeProfile &p) { return p.families[f].ns; });
     std::snprintf(line, sizeof line, "%-10s %-26s %-32s %s\n", family_name(static_cast<Family>(f)),
-                  three(calls).c_str(), three(bytes).c_str(), three_ms(ns).c_str());
+                  three(calls).c_str(), three(bytes).c_str(), three_us(ns).c_str());
     out += line;
   }
   const auto algorithms = used_algorithms(pes);

@@ -18,12 +18,19 @@
 namespace shoal::observe::hang {
 namespace {
 
-std::mutex g_mutex;
-std::condition_variable g_wake;
-bool g_stop = false;
 // Never destroyed: a program that ends in exit() with the library running (shmem_global_exit,
-// no shmem_finalize) must not run a joinable thread's destructor, which calls std::terminate.
-std::thread *g_thread = nullptr;
+// no shmem_finalize) must not run a joinable thread's destructor, which calls std::terminate,
+// nor destroy the condition variable the thread waits on.
+struct Watchdog {
+  std::mutex mutex;
+  std::condition_variable wake;
+  bool stop = false;
+  std::thread *thread = nullptr;
+};
+Watchdog &dog() {
+  static Watchdog *d = new Watchdog;
+  return *d;
+}
 
 std::uint64_t now_ns() noexcept {
   timespec ts{};
@@ -111,8 +118,9 @@ void report(Runtime &rt, const Fields &mine, std::uint64_t now, std::size_t time
 void watch(Runtime *rt, std::size_t timeout) {
   const std::uint64_t limit_ns = static_cast<std::uint64_t>(timeout) * 1'000'000'000u;
   const auto *own = reinterpret_cast<const Record *>(rt->observe_area);
-  std::unique_lock lock(g_mutex);
-  while (!g_wake.wait_for(lock, std::chrono::milliseconds(250), [] { return g_stop; })) {
+  Watchdog &d = dog();
+  std::unique_lock lock(d.mutex);
+  while (!d.wake.wait_for(lock, std::chrono::milliseconds(250), [&d] { return d.stop; })) {
     Fields f;
     if (!read_record(own, f) || !f.inside) continue;
     const std::uint64_t now = now_ns();
@@ -127,12 +135,13 @@ void watch(Runtime *rt, std::size_t timeout) {
 
 void start_watchdog(Runtime &rt, std::size_t timeout_seconds) {
   stop_watchdog();
+  Watchdog &d = dog();
   {
-    std::lock_guard lock(g_mutex);
-    g_stop = false;
+    std::lock_guard lock(d.mutex);
+    d.stop = false;
   }
   try {
-    g_thread = new std::thread(watch, &rt, timeout_seconds);
+    d.thread = new std::thread(watch, &rt, timeout_seconds);
   } catch (const std::exception &e) {
     SMA_LOG_WARN("core", "SMA_HANG_TIMEOUT: no watchdog thread ({}): hangs are not reported",
                  e.what());
@@ -140,15 +149,16 @@ void start_watchdog(Runtime &rt, std::size_t timeout_seconds) {
 }
 
 void stop_watchdog() noexcept {
+  Watchdog &d = dog();
   {
-    std::lock_guard lock(g_mutex);
-    g_stop = true;
+    std::lock_guard lock(d.mutex);
+    d.stop = true;
   }
-  g_wake.notify_all();
-  if (g_thread == nullptr) return;
-  if (g_thread->joinable()) g_thread->join();
-  delete g_thread;
-  g_thread = nullptr;
+  d.wake.notify_all();
+  if (d.thread == nullptr) return;
+  if (d.thread->joinable()) d.thread->join();
+  delete d.thread;
+  d.thread = nullptr;
 }
 
 }  // namespace shoal::observe::hang

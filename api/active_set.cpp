@@ -13,6 +13,7 @@
 
 #include "api/active_set.hpp"
 #include "api/export.hpp"
+#include "observe/observe.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/reduce_ops.hpp"
 #include "log/log.hpp"
@@ -85,6 +86,7 @@ using shoal::active_set::to_all;
 // shmem_barrier completes this PE's outstanding puts first (quiet, then sync), as
 // shmem_barrier_all does; shmem_sync only synchronizes.
 extern "C" void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync) noexcept {
+  SMA_OBSERVE_CALL(barrier, "shmem_barrier", 0, static_cast<shoal_team *>(nullptr));
   if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "shmem_barrier"))
     shoal::coll::barrier(team, "shmem_barrier");
 }
@@ -92,6 +94,7 @@ SMA_WEAK_ALIAS(shmem_barrier)
 
 // The C11/C++ generic shmem_sync(team) is shmem_team_sync (team.cpp); this is the C function.
 extern "C" void pshmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync) noexcept {
+  SMA_OBSERVE_CALL(barrier, "shmem_sync", 0, static_cast<shoal_team *>(nullptr));
   if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "shmem_sync"))
     shoal::coll::sync(team, "shmem_sync");
 }
@@ -103,6 +106,8 @@ SMA_WEAK_ALIAS(shmem_sync)
   extern "C" void pshmem_broadcast##BITS(void *dest, const void *source, size_t nelems,            \
                                          int PE_root, int PE_start, int logPE_stride, int PE_size, \
                                          long *pSync) noexcept {                                   \
+    SMA_OBSERVE_CALL(broadcast, "shmem_broadcast" #BITS, nelems *BYTES,                            \
+                     static_cast<shoal_team *>(nullptr));                                          \
     broadcast(dest, source, nelems, BYTES, PE_root, PE_start, logPE_stride, PE_size, pSync,        \
               "shmem_broadcast" #BITS);                                                            \
   }                                                                                                \
@@ -110,6 +115,8 @@ SMA_WEAK_ALIAS(shmem_sync)
   extern "C" void pshmem_collect##BITS(void *dest, const void *source, size_t nelems,              \
                                        int PE_start, int logPE_stride, int PE_size,                \
                                        long *pSync) noexcept {                                     \
+    SMA_OBSERVE_CALL(collect, "shmem_collect" #BITS, nelems *BYTES,                                \
+                     static_cast<shoal_team *>(nullptr));                                          \
     if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "shmem_collect" #BITS))  \
       shoal::coll::collect(team, dest, source, nelems, BYTES, "shmem_collect" #BITS);              \
   }                                                                                                \
@@ -117,6 +124,8 @@ SMA_WEAK_ALIAS(shmem_sync)
   extern "C" void pshmem_fcollect##BITS(void *dest, const void *source, size_t nelems,             \
                                         int PE_start, int logPE_stride, int PE_size,               \
                                         long *pSync) noexcept {                                    \
+    SMA_OBSERVE_CALL(fcollect, "shmem_fcollect" #BITS, nelems *BYTES,                              \
+                     static_cast<shoal_team *>(nullptr));                                          \
     if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "shmem_fcollect" #BITS)) \
       shoal::coll::fcollect(team, dest, source, nelems, BYTES, "shmem_fcollect" #BITS);            \
   }                                                                                                \
@@ -124,6 +133,8 @@ SMA_WEAK_ALIAS(shmem_sync)
   extern "C" void pshmem_alltoall##BITS(void *dest, const void *source, size_t nelems,             \
                                         int PE_start, int logPE_stride, int PE_size,               \
                                         long *pSync) noexcept {                                    \
+    SMA_OBSERVE_CALL(alltoall, "shmem_alltoall" #BITS, nelems *BYTES,                              \
+                     static_cast<shoal_team *>(nullptr));                                          \
     if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "shmem_alltoall" #BITS)) \
       shoal::coll::alltoall(team, dest, source, nelems, BYTES, "shmem_alltoall" #BITS);            \
   }                                                                                                \
@@ -131,6 +142,8 @@ SMA_WEAK_ALIAS(shmem_sync)
   extern "C" void pshmem_alltoalls##BITS(void *dest, const void *source, ptrdiff_t dst,            \
                                          ptrdiff_t sst, size_t nelems, int PE_start,               \
                                          int logPE_stride, int PE_size, long *pSync) noexcept {    \
+    SMA_OBSERVE_CALL(alltoall, "shmem_alltoalls" #BITS, nelems *BYTES,                             \
+                     static_cast<shoal_team *>(nullptr));                                          \
     if (shoal_team *team =                                                                         \
             set_of(PE_start, logPE_stride, PE_size, pSync, "shmem_alltoalls" #BITS))               \
       shoal::coll::alltoalls(team, dest, source, dst, sst, nelems, BYTES,                          \
@@ -148,6 +161,9 @@ SMA_ACTIVE_SET_SIZED(64, 8)
                                                   int PE_start, int logPE_stride, int PE_size,  \
                                                   T *pWrk, long *pSync) noexcept {              \
     (void)pWrk;                                                                                 \
+    SMA_OBSERVE_CALL(reduce, "shmem_" #TN "_" #OPNAME "_to_all",                                \
+                     static_cast<std::size_t>(nreduce) * sizeof(T),                             \
+                     static_cast<shoal_team *>(nullptr));                                       \
     to_all(dest, source, nreduce, sizeof(T), &combine<ReduceOp::OP, T>, PE_start, logPE_stride, \
            PE_size, pSync, "shmem_" #TN "_" #OPNAME "_to_all");                                 \
   }                                                                                             \

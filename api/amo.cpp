@@ -1,6 +1,7 @@
 // Atomic memory operation entry points (specification section "Atomic Memory Operations"),
 // stamped out from the AMO type tables, each with its ctx twin, plus the deprecated names.
 #include "api/export.hpp"
+#include "observe/observe.hpp"
 #include "atomics/amo.hpp"
 #include "types/type_tables.def"
 
@@ -22,74 +23,88 @@ using shoal::amo::Op;
 // A fetching AMO with an operand: TYPE shmem_[ctx_]TN_atomic_NAME(TYPE *dest, TYPE value, int pe)
 #define SMA_AMO_FETCH_VALUE(TN, T, NAME, OP, CTXN, CTXP, CTXA)                               \
   extern "C" T pshmem_##CTXN##TN##_atomic_##NAME(CTXP() T *dest, T value, int pe) noexcept { \
-    return fetching<T>(CTXA, OP, dest, value, static_cast<T>(0), pe,                         \
-                       "shmem_" #CTXN #TN "_atomic_" #NAME);                                 \
+    SMA_OBSERVED(amo, "shmem_" #CTXN #TN "_atomic_" #NAME, sizeof(T), pe,                    \
+                 return fetching<T>(CTXA, OP, dest, value, static_cast<T>(0), pe,            \
+                                    "shmem_" #CTXN #TN "_atomic_" #NAME));                   \
   }                                                                                          \
   SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_##NAME)
 // A non-fetching AMO with an operand: void shmem_[ctx_]TN_atomic_NAME(TYPE *dest, TYPE value, int
 // pe)
-#define SMA_AMO_POST_VALUE(TN, T, NAME, OP, CTXN, CTXP, CTXA)                                   \
-  extern "C" void pshmem_##CTXN##TN##_atomic_##NAME(CTXP() T *dest, T value, int pe) noexcept { \
-    non_fetching<T>(CTXA, OP, dest, value, pe, "shmem_" #CTXN #TN "_atomic_" #NAME);            \
-  }                                                                                             \
+#define SMA_AMO_POST_VALUE(TN, T, NAME, OP, CTXN, CTXP, CTXA)                                      \
+  extern "C" void pshmem_##CTXN##TN##_atomic_##NAME(CTXP() T *dest, T value, int pe) noexcept {    \
+    SMA_OBSERVED(amo, "shmem_" #CTXN #TN "_atomic_" #NAME, sizeof(T), pe,                          \
+                 non_fetching<T>(CTXA, OP, dest, value, pe, "shmem_" #CTXN #TN "_atomic_" #NAME)); \
+  }                                                                                                \
   SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_##NAME)
 // The nonblocking twin of a fetching AMO with an operand.
 #define SMA_AMO_FETCH_VALUE_NBI(TN, T, NAME, OP, CTXN, CTXP, CTXA)                           \
   extern "C" void pshmem_##CTXN##TN##_atomic_##NAME##_nbi(CTXP() T *fetch, T *dest, T value, \
                                                           int pe) noexcept {                 \
-    fetching_nbi<T>(CTXA, OP, fetch, dest, value, static_cast<T>(0), pe,                     \
-                    "shmem_" #CTXN #TN "_atomic_" #NAME "_nbi");                             \
+    SMA_OBSERVED(amo, "shmem_" #CTXN #TN "_atomic_" #NAME "_nbi", sizeof(T), pe,             \
+                 fetching_nbi<T>(CTXA, OP, fetch, dest, value, static_cast<T>(0), pe,        \
+                                 "shmem_" #CTXN #TN "_atomic_" #NAME "_nbi"));               \
   }                                                                                          \
   SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_##NAME##_nbi)
 
 // ---- standard AMO types: compare_swap, fetch_inc, inc, fetch_add, add ------------------------
-#define SMA_AMO_STANDARD(TN, T, CTXN, CTXP, CTXA)                                                  \
-  extern "C" T pshmem_##CTXN##TN##_atomic_compare_swap(CTXP() T *dest, T cond, T value,            \
-                                                       int pe) noexcept {                          \
-    return fetching<T>(CTXA, Op::compare_swap, dest, value, cond, pe,                              \
-                       "shmem_" #CTXN #TN "_atomic_compare_swap");                                 \
-  }                                                                                                \
-  SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_compare_swap)                                           \
-  extern "C" void pshmem_##CTXN##TN##_atomic_compare_swap_nbi(CTXP() T *fetch, T *dest, T cond,    \
-                                                              T value, int pe) noexcept {          \
-    fetching_nbi<T>(CTXA, Op::compare_swap, fetch, dest, value, cond, pe,                          \
-                    "shmem_" #CTXN #TN "_atomic_compare_swap_nbi");                                \
-  }                                                                                                \
-  SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_compare_swap_nbi)                                       \
-  extern "C" T pshmem_##CTXN##TN##_atomic_fetch_inc(CTXP() T *dest, int pe) noexcept {             \
-    return fetching<T>(CTXA, Op::fetch_add, dest, static_cast<T>(1), static_cast<T>(0), pe,        \
-                       "shmem_" #CTXN #TN "_atomic_fetch_inc");                                    \
-  }                                                                                                \
-  SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_fetch_inc)                                              \
-  extern "C" void pshmem_##CTXN##TN##_atomic_fetch_inc_nbi(CTXP() T *fetch, T *dest,               \
-                                                           int pe) noexcept {                      \
-    fetching_nbi<T>(CTXA, Op::fetch_add, fetch, dest, static_cast<T>(1), static_cast<T>(0), pe,    \
-                    "shmem_" #CTXN #TN "_atomic_fetch_inc_nbi");                                   \
-  }                                                                                                \
-  SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_fetch_inc_nbi)                                          \
-  extern "C" void pshmem_##CTXN##TN##_atomic_inc(CTXP() T *dest, int pe) noexcept {                \
-    non_fetching<T>(CTXA, Op::add, dest, static_cast<T>(1), pe, "shmem_" #CTXN #TN "_atomic_inc"); \
-  }                                                                                                \
-  SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_inc)                                                    \
-  SMA_AMO_FETCH_VALUE(TN, T, fetch_add, Op::fetch_add, CTXN, CTXP, CTXA)                           \
-  SMA_AMO_FETCH_VALUE_NBI(TN, T, fetch_add, Op::fetch_add, CTXN, CTXP, CTXA)                       \
+#define SMA_AMO_STANDARD(TN, T, CTXN, CTXP, CTXA)                                               \
+  extern "C" T pshmem_##CTXN##TN##_atomic_compare_swap(CTXP() T *dest, T cond, T value,         \
+                                                       int pe) noexcept {                       \
+    SMA_OBSERVED(amo, "shmem_" #CTXN #TN "_atomic_compare_swap", sizeof(T), pe,                 \
+                 return fetching<T>(CTXA, Op::compare_swap, dest, value, cond, pe,              \
+                                    "shmem_" #CTXN #TN "_atomic_compare_swap"));                \
+  }                                                                                             \
+  SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_compare_swap)                                        \
+  extern "C" void pshmem_##CTXN##TN##_atomic_compare_swap_nbi(CTXP() T *fetch, T *dest, T cond, \
+                                                              T value, int pe) noexcept {       \
+    SMA_OBSERVED(amo, "shmem_" #CTXN #TN "_atomic_compare_swap_nbi", sizeof(T), pe,             \
+                 fetching_nbi<T>(CTXA, Op::compare_swap, fetch, dest, value, cond, pe,          \
+                                 "shmem_" #CTXN #TN "_atomic_compare_swap_nbi"));               \
+  }                                                                                             \
+  SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_compare_swap_nbi)                                    \
+  extern "C" T pshmem_##CTXN##TN##_atomic_fetch_inc(CTXP() T *dest, int pe) noexcept {          \
+    SMA_OBSERVED(                                                                               \
+        amo, "shmem_" #CTXN #TN "_atomic_fetch_inc", sizeof(T), pe,                             \
+        return fetching<T>(CTXA, Op::fetch_add, dest, static_cast<T>(1), static_cast<T>(0), pe, \
+                           "shmem_" #CTXN #TN "_atomic_fetch_inc"));                            \
+  }                                                                                             \
+  SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_fetch_inc)                                           \
+  extern "C" void pshmem_##CTXN##TN##_atomic_fetch_inc_nbi(CTXP() T *fetch, T *dest,            \
+                                                           int pe) noexcept {                   \
+    SMA_OBSERVED(                                                                               \
+        amo, "shmem_" #CTXN #TN "_atomic_fetch_inc_nbi", sizeof(T), pe,                         \
+        fetching_nbi<T>(CTXA, Op::fetch_add, fetch, dest, static_cast<T>(1), static_cast<T>(0), \
+                        pe, "shmem_" #CTXN #TN "_atomic_fetch_inc_nbi"));                       \
+  }                                                                                             \
+  SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_fetch_inc_nbi)                                       \
+  extern "C" void pshmem_##CTXN##TN##_atomic_inc(CTXP() T *dest, int pe) noexcept {             \
+    SMA_OBSERVED(amo, "shmem_" #CTXN #TN "_atomic_inc", sizeof(T), pe,                          \
+                 non_fetching<T>(CTXA, Op::add, dest, static_cast<T>(1), pe,                    \
+                                 "shmem_" #CTXN #TN "_atomic_inc"));                            \
+  }                                                                                             \
+  SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_inc)                                                 \
+  SMA_AMO_FETCH_VALUE(TN, T, fetch_add, Op::fetch_add, CTXN, CTXP, CTXA)                        \
+  SMA_AMO_FETCH_VALUE_NBI(TN, T, fetch_add, Op::fetch_add, CTXN, CTXP, CTXA)                    \
   SMA_AMO_POST_VALUE(TN, T, add, Op::add, CTXN, CTXP, CTXA)
 
 // ---- extended AMO types (standard + float, double): fetch, set, swap --------------------------
-#define SMA_AMO_EXTENDED(TN, T, CTXN, CTXP, CTXA)                                          \
-  extern "C" T pshmem_##CTXN##TN##_atomic_fetch(CTXP() const T *source, int pe) noexcept { \
-    return fetching<T>(CTXA, Op::fetch, source, static_cast<T>(0), static_cast<T>(0), pe,  \
-                       "shmem_" #CTXN #TN "_atomic_fetch");                                \
-  }                                                                                        \
-  SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_fetch)                                          \
-  extern "C" void pshmem_##CTXN##TN##_atomic_fetch_nbi(CTXP() T *fetch, const T *source,   \
-                                                       int pe) noexcept {                  \
-    fetching_nbi<T>(CTXA, Op::fetch, fetch, const_cast<T *>(source), static_cast<T>(0),    \
-                    static_cast<T>(0), pe, "shmem_" #CTXN #TN "_atomic_fetch_nbi");        \
-  }                                                                                        \
-  SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_fetch_nbi)                                      \
-  SMA_AMO_POST_VALUE(TN, T, set, Op::set, CTXN, CTXP, CTXA)                                \
-  SMA_AMO_FETCH_VALUE(TN, T, swap, Op::swap, CTXN, CTXP, CTXA)                             \
+#define SMA_AMO_EXTENDED(TN, T, CTXN, CTXP, CTXA)                                                  \
+  extern "C" T pshmem_##CTXN##TN##_atomic_fetch(CTXP() const T *source, int pe) noexcept {         \
+    SMA_OBSERVED(amo, "shmem_" #CTXN #TN "_atomic_fetch", sizeof(T), pe,                           \
+                 return fetching<T>(CTXA, Op::fetch, source, static_cast<T>(0), static_cast<T>(0), \
+                                    pe, "shmem_" #CTXN #TN "_atomic_fetch"));                      \
+  }                                                                                                \
+  SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_fetch)                                                  \
+  extern "C" void pshmem_##CTXN##TN##_atomic_fetch_nbi(CTXP() T *fetch, const T *source,           \
+                                                       int pe) noexcept {                          \
+    SMA_OBSERVED(                                                                                  \
+        amo, "shmem_" #CTXN #TN "_atomic_fetch_nbi", sizeof(T), pe,                                \
+        fetching_nbi<T>(CTXA, Op::fetch, fetch, const_cast<T *>(source), static_cast<T>(0),        \
+                        static_cast<T>(0), pe, "shmem_" #CTXN #TN "_atomic_fetch_nbi"));           \
+  }                                                                                                \
+  SMA_WEAK_ALIAS(shmem_##CTXN##TN##_atomic_fetch_nbi)                                              \
+  SMA_AMO_POST_VALUE(TN, T, set, Op::set, CTXN, CTXP, CTXA)                                        \
+  SMA_AMO_FETCH_VALUE(TN, T, swap, Op::swap, CTXN, CTXP, CTXA)                                     \
   SMA_AMO_FETCH_VALUE_NBI(TN, T, swap, Op::swap, CTXN, CTXP, CTXA)
 
 // ---- bitwise AMO types: fetch_and, and, fetch_or, or, fetch_xor, xor --------------------------

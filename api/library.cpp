@@ -12,6 +12,7 @@
 #include "collectives/slots.hpp"
 #include "ctx/context.hpp"
 #include "log/log.hpp"
+#include "observe/observe.hpp"
 #include "team/registry.hpp"
 #include "team/team.hpp"
 
@@ -91,6 +92,8 @@ int start(int requested, int *provided) noexcept {
     // Programs written for start_pes often never call shmem_finalize: stop for them.
     static bool registered = false;
     if (!registered) registered = std::atexit(stop_at_exit) == 0;
+    observe::start(*g_runtime);
+    SMA_OBSERVE_CALL(lifecycle, "shmem_init", 0, -1);  // a hang report names the barrier's call
     coll::barrier_all("shmem_init");
     return 0;
   } catch (const std::exception &e) {
@@ -103,8 +106,12 @@ void stop() noexcept {
   std::lock_guard lock(g_mutex);
   if (library_state() != LibraryState::running) return;
   if (--g_depth > 0) return;  // an inner start's finalize
-  ctx::destroy_all("shmem_finalize");
-  coll::barrier_all("shmem_finalize");
+  {
+    SMA_OBSERVE_CALL(lifecycle, "shmem_finalize", 0, -1);
+    ctx::destroy_all("shmem_finalize");
+    coll::barrier_all("shmem_finalize");
+  }
+  observe::finish(*g_runtime);  // the profile's report, while every layer runs
   stop_layers(*g_runtime, After::finalize);
   delete g_runtime;
   g_runtime = nullptr;

@@ -7,10 +7,12 @@
 //      every PE, the default context), then the predefined teams;
 //   2. collectives: the symmetric area of team slots, the algorithm selection, the predefined
 //      teams' slots;
-//   then a barrier ends shmem_init.
+//   then the observation of calls starts (core/observe: SMA_PROFILE's counters, the
+//   SMA_HANG_TIMEOUT watchdog), and a barrier ends shmem_init.
 // Stop, top down:
 //   1. contexts the program left alive (completed, then destroyed);
-//   2. a barrier, while every layer still runs;
+//   2. a barrier, while every layer still runs; then the profile's report (a collective step
+//      over PMIx) and the watchdog's end;
 //   3. teams: every team the program created, then the predefined ones (each gives its slot
 //      back to the collectives' area, which is still attached);
 //   4. collectives: the area is detached;

@@ -1,11 +1,12 @@
 // Ordering and completion (fence, quiet), the deprecated cache routines, profiling control and
 // the shmemx error-text extension.
 #include "api/export.hpp"
+#include "observe/observe.hpp"
 #include "rma/rma.hpp"
 #include "status.hpp"
 
 extern "C" void pshmem_fence(void) noexcept {
-  shoal::rma::fence(&shoal_ctx_default, "shmem_fence");
+  SMA_OBSERVED(quiet, "shmem_fence", 0, -1, shoal::rma::fence(&shoal_ctx_default, "shmem_fence"));
 }
 SMA_WEAK_ALIAS(shmem_fence)
 // On SHMEM_CTX_INVALID, fence and quiet perform no operation (OpenSHMEM 1.5, 1.6); a call
@@ -20,16 +21,16 @@ bool invalid_ctx(shmem_ctx_t ctx, const char *routine) noexcept {
 
 extern "C" void pshmem_ctx_fence(shmem_ctx_t ctx) noexcept {
   if (invalid_ctx(ctx, "shmem_ctx_fence")) return;
-  shoal::rma::fence(ctx, "shmem_ctx_fence");
+  SMA_OBSERVED(quiet, "shmem_ctx_fence", 0, -1, shoal::rma::fence(ctx, "shmem_ctx_fence"));
 }
 SMA_WEAK_ALIAS(shmem_ctx_fence)
 extern "C" void pshmem_quiet(void) noexcept {
-  shoal::rma::quiet(&shoal_ctx_default, "shmem_quiet");
+  SMA_OBSERVED(quiet, "shmem_quiet", 0, -1, shoal::rma::quiet(&shoal_ctx_default, "shmem_quiet"));
 }
 SMA_WEAK_ALIAS(shmem_quiet)
 extern "C" void pshmem_ctx_quiet(shmem_ctx_t ctx) noexcept {
   if (invalid_ctx(ctx, "shmem_ctx_quiet")) return;
-  shoal::rma::quiet(ctx, "shmem_ctx_quiet");
+  SMA_OBSERVED(quiet, "shmem_ctx_quiet", 0, -1, shoal::rma::quiet(ctx, "shmem_ctx_quiet"));
 }
 SMA_WEAK_ALIAS(shmem_ctx_quiet)
 
@@ -42,12 +43,14 @@ void pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes, const char *r
 }  // namespace
 
 extern "C" void pshmem_pe_quiet(const int *target_pes, size_t npes) noexcept {
-  pe_quiet(&shoal_ctx_default, target_pes, npes, "shmem_pe_quiet");
+  SMA_OBSERVED(quiet, "shmem_pe_quiet", 0, -1,
+               pe_quiet(&shoal_ctx_default, target_pes, npes, "shmem_pe_quiet"));
 }
 SMA_WEAK_ALIAS(shmem_pe_quiet)
 extern "C" void pshmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes) noexcept {
   if (invalid_ctx(ctx, "shmem_ctx_pe_quiet")) return;
-  pe_quiet(ctx, target_pes, npes, "shmem_ctx_pe_quiet");
+  SMA_OBSERVED(quiet, "shmem_ctx_pe_quiet", 0, -1,
+               pe_quiet(ctx, target_pes, npes, "shmem_ctx_pe_quiet"));
 }
 SMA_WEAK_ALIAS(shmem_ctx_pe_quiet)
 

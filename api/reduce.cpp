@@ -3,6 +3,7 @@
 // type tables, each handing the collective the combine function of its operator and type.
 // Returns what the collective returns (0, or nonzero after it logged why).
 #include "api/export.hpp"
+#include "observe/observe.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/reduce_ops.hpp"
 #include "types/type_tables.def"
@@ -13,6 +14,7 @@ using shoal::coll::ReduceOp;
 #define SMA_REDUCE_FORM(TN, T, OPNAME, OP)                                                        \
   extern "C" int pshmem_##TN##_##OPNAME##_reduce(shmem_team_t team, T *dest, const T *source,     \
                                                  size_t nreduce) noexcept {                       \
+    SMA_OBSERVE_CALL(reduce, "shmem_" #TN "_" #OPNAME "_reduce", nreduce * sizeof(T), team);      \
     return shoal::coll::reduce(team, dest, source, nreduce, sizeof(T), &combine<ReduceOp::OP, T>, \
                                "shmem_" #TN "_" #OPNAME "_reduce");                               \
   }                                                                                               \
@@ -44,6 +46,7 @@ SMA_REDUCE_ARITH_COMPLEX_TYPES(SMA_REDUCE_ARITH)
 #define SMA_SCAN_FORM(TN, T, KIND, EXCLUSIVE)                                                   \
   extern "C" int pshmem_##TN##_sum_##KIND(shmem_team_t team, T *dest, const T *source,          \
                                           size_t nelems) noexcept {                             \
+    SMA_OBSERVE_CALL(scan, "shmem_" #TN "_sum_" #KIND, nelems * sizeof(T), team);               \
     return shoal::coll::scan(team, dest, source, nelems, sizeof(T), &combine<ReduceOp::sum, T>, \
                              EXCLUSIVE, "shmem_" #TN "_sum_" #KIND);                            \
   }                                                                                             \

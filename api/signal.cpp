@@ -2,6 +2,7 @@
 // typed, sized and mem forms, blocking and nbi, each with its ctx twin, stamped out from the
 // type tables; and signal fetch, add and set. shmem_signal_wait_until is in p2p_sync.cpp.
 #include "api/export.hpp"
+#include "observe/observe.hpp"
 #include "atomics/signal.hpp"
 #include "types/type_tables.def"
 
@@ -24,13 +25,15 @@ using shoal::signal::put_signal;
 #define SMA_SIGNAL_PARAMS uint64_t *sig_addr, uint64_t signal, int sig_op, int pe
 
 // ---- typed: shmem_[ctx_]TYPENAME_put_signal[_nbi] --------------------------------------------
-#define SMA_PUT_SIGNAL_TYPED(TN, T, SUFFIX, NBI, CTXN, CTXP, CTXA)                            \
-  extern "C" void pshmem_##CTXN##TN##_put_signal##SUFFIX(                                     \
-      CTXP() T *dest, const T *source, size_t nelems, SMA_SIGNAL_PARAMS) noexcept {           \
-    constexpr const char *routine = "shmem_" #CTXN #TN "_put_signal" #SUFFIX;                 \
-    put_signal(CTXA, dest, source, byte_size(nelems, sizeof(T), dest, pe, routine), sig_addr, \
-               signal, sig_op, pe, NBI, routine);                                             \
-  }                                                                                           \
+#define SMA_PUT_SIGNAL_TYPED(TN, T, SUFFIX, NBI, CTXN, CTXP, CTXA)                          \
+  extern "C" void pshmem_##CTXN##TN##_put_signal##SUFFIX(                                   \
+      CTXP() T *dest, const T *source, size_t nelems, SMA_SIGNAL_PARAMS) noexcept {         \
+    constexpr const char *routine = "shmem_" #CTXN #TN "_put_signal" #SUFFIX;               \
+    const std::size_t bytes = byte_size(nelems, sizeof(T), dest, pe, routine);              \
+    SMA_OBSERVED(                                                                           \
+        signal, routine, bytes, pe,                                                         \
+        put_signal(CTXA, dest, source, bytes, sig_addr, signal, sig_op, pe, NBI, routine)); \
+  }                                                                                         \
   SMA_WEAK_ALIAS(shmem_##CTXN##TN##_put_signal##SUFFIX)
 
 #define SMA_PUT_SIGNAL_TYPED_ALL(TN, T)                           \
@@ -42,13 +45,15 @@ SMA_RMA_TYPES(SMA_PUT_SIGNAL_TYPED_ALL)
 
 // ---- sized and bytes: shmem_[ctx_]put{BITS,mem}_signal[_nbi] -------------------------------
 // NAME is put8 ... put128 or putmem, BYTES the element size (1 for mem).
-#define SMA_PUT_SIGNAL_UNTYPED(NAME, BYTES, SUFFIX, NBI, CTXN, CTXP, CTXA)                        \
-  extern "C" void pshmem_##CTXN##NAME##_signal##SUFFIX(                                           \
-      CTXP() void *dest, const void *source, size_t nelems, SMA_SIGNAL_PARAMS) noexcept {         \
-    constexpr const char *routine = "shmem_" #CTXN #NAME "_signal" #SUFFIX;                       \
-    put_signal(CTXA, dest, source, byte_size(nelems, BYTES, dest, pe, routine), sig_addr, signal, \
-               sig_op, pe, NBI, routine);                                                         \
-  }                                                                                               \
+#define SMA_PUT_SIGNAL_UNTYPED(NAME, BYTES, SUFFIX, NBI, CTXN, CTXP, CTXA)                  \
+  extern "C" void pshmem_##CTXN##NAME##_signal##SUFFIX(                                     \
+      CTXP() void *dest, const void *source, size_t nelems, SMA_SIGNAL_PARAMS) noexcept {   \
+    constexpr const char *routine = "shmem_" #CTXN #NAME "_signal" #SUFFIX;                 \
+    const std::size_t bytes = byte_size(nelems, BYTES, dest, pe, routine);                  \
+    SMA_OBSERVED(                                                                           \
+        signal, routine, bytes, pe,                                                         \
+        put_signal(CTXA, dest, source, bytes, sig_addr, signal, sig_op, pe, NBI, routine)); \
+  }                                                                                         \
   SMA_WEAK_ALIAS(shmem_##CTXN##NAME##_signal##SUFFIX)
 
 #define SMA_PUT_SIGNAL_UNTYPED_ALL(NAME, BYTES)                           \
@@ -62,15 +67,18 @@ SMA_PUT_SIGNAL_UNTYPED_ALL(putmem, 1)
 
 // ---- signal fetch, add and set --------------------------------------------------------------
 extern "C" uint64_t pshmem_signal_fetch(const uint64_t *sig_addr) noexcept {
-  return shoal::signal::fetch(sig_addr, "shmem_signal_fetch");
+  SMA_OBSERVED(signal, "shmem_signal_fetch", sizeof(uint64_t), -1,
+               return shoal::signal::fetch(sig_addr, "shmem_signal_fetch"));
 }
 SMA_WEAK_ALIAS(shmem_signal_fetch)
 
-#define SMA_SIGNAL_UPDATE(NAME, OP, CTXN, CTXP, CTXA)                                      \
-  extern "C" void pshmem_##CTXN##signal_##NAME(CTXP() uint64_t *sig_addr, uint64_t signal, \
-                                               int pe) noexcept {                          \
-    shoal::signal::update(CTXA, sig_addr, signal, OP, pe, "shmem_" #CTXN "signal_" #NAME); \
-  }                                                                                        \
+#define SMA_SIGNAL_UPDATE(NAME, OP, CTXN, CTXP, CTXA)                                           \
+  extern "C" void pshmem_##CTXN##signal_##NAME(CTXP() uint64_t *sig_addr, uint64_t signal,      \
+                                               int pe) noexcept {                               \
+    SMA_OBSERVED(                                                                               \
+        signal, "shmem_" #CTXN "signal_" #NAME, sizeof(uint64_t), pe,                           \
+        shoal::signal::update(CTXA, sig_addr, signal, OP, pe, "shmem_" #CTXN "signal_" #NAME)); \
+  }                                                                                             \
   SMA_WEAK_ALIAS(shmem_##CTXN##signal_##NAME)
 
 SMA_SIGNAL_UPDATE(add, shoal::amo::Op::add, , SMA_NO_PARAM, dflt())

@@ -3,6 +3,7 @@
 // returns. shmem_team_ptr is in query.cpp and shmem_team_create_ctx in ctx.cpp, with the other
 // pointer queries and contexts.
 #include "api/export.hpp"
+#include "observe/observe.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/team_split.hpp"
 #include "rma/rma.hpp"
@@ -66,6 +67,7 @@ SMA_WEAK_ALIAS(shmem_team_destroy)
 
 // Also what the C11/C++ generic shmem_sync(team) calls.
 extern "C" int pshmem_team_sync(shmem_team_t team) noexcept {
+  SMA_OBSERVE_CALL(barrier, "shmem_team_sync", 0, team);
   return shoal::coll::sync(team, "shmem_team_sync");
 }
 SMA_WEAK_ALIAS(shmem_team_sync)

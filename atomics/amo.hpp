@@ -40,7 +40,7 @@ enum class Op : std::uint8_t {
 // The operation as a CPU atomic instruction on mapped memory; returns the previous value (for
 // compare_swap, the value found, whether or not it was replaced).
 template <typename Word>
-inline Word cpu_execute(Op op, Word *p, Word value, Word compare) noexcept {
+[[gnu::always_inline]] inline Word cpu_execute(Op op, Word *p, Word value, Word compare) noexcept {
   constexpr int order = __ATOMIC_SEQ_CST;
   switch (op) {
     case Op::fetch:
@@ -71,7 +71,7 @@ inline Word cpu_execute(Op op, Word *p, Word value, Word compare) noexcept {
 
 // Whether an AMO on world PE pe's mapped memory may be a CPU atomic instruction under the route
 // in force (see the atomicity rule above).
-inline bool cpu_route(const Runtime &rt, int world_pe) noexcept {
+[[gnu::always_inline]] inline bool cpu_route(const Runtime &rt, int world_pe) noexcept {
   if (!rt.amo_routing.through_ucx) [[likely]]
     return true;
   return world_pe == rt.my_pe && !rt.amo_routing.self_through_ucx;
@@ -90,13 +90,15 @@ extern template void execute_full<std::uint64_t>(shoal_ctx *, Op, void *, std::u
                                                  std::uint64_t, int, std::uint64_t *,
                                                  const char *) noexcept;
 
-// The operation on raw words. Inlined into every API entry point, where `op` is a constant: an
+// The operation on raw words. Inlined into every API entry point (always, see rma.hpp's fast
+// path), where `op` is a constant: an
 // aligned target in the mapped heap or globals of a PE on this node is one CPU atomic
 // instruction (on the CPU route). The nonblocking forms complete at once too (their result may be
 // written before the next quiet).
 template <typename Word>
-inline void execute(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, int pe,
-                    Word *result, const char *routine) noexcept {
+[[gnu::always_inline]] inline void execute(shoal_ctx *ctx, Op op, void *dest, Word value,
+                                           Word compare, int pe, Word *result,
+                                           const char *routine) noexcept {
   if (reinterpret_cast<std::uintptr_t>(dest) % sizeof(Word) == 0) [[likely]] {
     // Mapped memory implies a running library and a context of the world team: pe is world.
     std::byte *target = rma::mapped_memory(ctx, dest, sizeof(Word), pe);
@@ -113,7 +115,7 @@ template <typename T>
 using WordOf = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
 
 template <typename T>
-WordOf<T> to_word(T v) noexcept {
+[[gnu::always_inline]] inline WordOf<T> to_word(T v) noexcept {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "AMOs exist for 4- and 8-byte types only");
   WordOf<T> w;
   std::memcpy(&w, &v, sizeof w);
@@ -121,7 +123,7 @@ WordOf<T> to_word(T v) noexcept {
 }
 
 template <typename T>
-T from_word(WordOf<T> w) noexcept {
+[[gnu::always_inline]] inline T from_word(WordOf<T> w) noexcept {
   T v;
   std::memcpy(&v, &w, sizeof v);
   return v;
@@ -129,8 +131,8 @@ T from_word(WordOf<T> w) noexcept {
 
 // Typed front ends used by the API layer.
 template <typename T>
-T fetching(shoal_ctx *ctx, Op op, const T *dest, T value, T compare, int pe,
-           const char *routine) noexcept {
+[[gnu::always_inline]] inline T fetching(shoal_ctx *ctx, Op op, const T *dest, T value, T compare,
+                                         int pe, const char *routine) noexcept {
   WordOf<T> old{};
   execute<WordOf<T>>(ctx, op, const_cast<T *>(dest), to_word(value), to_word(compare), pe, &old,
                      routine);
@@ -138,14 +140,15 @@ T fetching(shoal_ctx *ctx, Op op, const T *dest, T value, T compare, int pe,
 }
 
 template <typename T>
-void fetching_nbi(shoal_ctx *ctx, Op op, T *fetch, T *dest, T value, T compare, int pe,
-                  const char *routine) noexcept {
+[[gnu::always_inline]] inline void fetching_nbi(shoal_ctx *ctx, Op op, T *fetch, T *dest, T value,
+                                                T compare, int pe, const char *routine) noexcept {
   execute<WordOf<T>>(ctx, op, const_cast<T *>(dest), to_word(value), to_word(compare), pe,
                      reinterpret_cast<WordOf<T> *>(fetch), routine);
 }
 
 template <typename T>
-void non_fetching(shoal_ctx *ctx, Op op, T *dest, T value, int pe, const char *routine) noexcept {
+[[gnu::always_inline]] inline void non_fetching(shoal_ctx *ctx, Op op, T *dest, T value, int pe,
+                                                const char *routine) noexcept {
   execute<WordOf<T>>(ctx, op, dest, to_word(value), WordOf<T>{}, pe, nullptr, routine);
 }
 

@@ -17,6 +17,7 @@
 #include "collectives/slots.hpp"
 #include "ctx/context.hpp"
 #include "log/log.hpp"
+#include "observe/observe.hpp"
 #include "rma/rma.hpp"
 #include "runtime.hpp"
 #include "team/team.hpp"
@@ -113,6 +114,7 @@ void run(Collective c, shoal_team &team, Args &args, const char *routine) noexce
   const Algorithm &algorithm = select(c, channel, args);
   SMA_LOG_DEBUG("coll", "{}: {} on {} PEs, {} bytes: {}", routine, collective_name(c), team.n_pes,
                 args.message_bytes, algorithm.name);
+  observe::note_algorithm(collective_name(c), algorithm.name);  // SMA_PROFILE
   if (algorithm.plugin != nullptr) return plugins::run(algorithm, channel, args);
   algorithm.run(channel, args);
 }

@@ -11,6 +11,7 @@
 #include "rma/store_message.hpp"
 #include "team/team.hpp"
 #include "log/log.hpp"
+#include "observe/observe.hpp"
 
 namespace shoal {
 
@@ -107,7 +108,8 @@ Failure Runtime::start(int requested_thread_level, LibraryAreaBytes library_area
 
 Failure Runtime::setup_memory(std::size_t library_bytes) {
   const std::size_t user_size = page_round(std::max<std::size_t>(config.symmetric_size, 1));
-  const std::size_t size = user_size + page_round(library_bytes);
+  const std::size_t observe_bytes = page_round(observe::kAreaBytes);
+  const std::size_t size = user_size + page_round(library_bytes) + observe_bytes;
   const bool shared = config.shared_memory && bootstrap->local_peers().size() > 1;
   const Status s =
       shared ? heap_memory.create("shoal-heap", size) : heap_memory.create_private(size);
@@ -128,6 +130,7 @@ Failure Runtime::setup_memory(std::size_t library_bytes) {
   heap_size = size;
   allocator.reset(user_size);
   library_area = heap_memory.base() + user_size;
+  observe_area = heap_memory.base() + size - observe_bytes;
 
   data = heap::find_data_segment();
   data_base = reinterpret_cast<std::uintptr_t>(data.base);

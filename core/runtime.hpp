@@ -63,6 +63,9 @@ class Runtime {
   // which shmem_malloc never hands out.
   std::uintptr_t heap_base = 0, heap_size = 0;
   std::byte *library_area = nullptr;
+  // After it, the last observe::kAreaBytes of the heap: this PE's record of the call it is in,
+  // read by hang reports (observe/record.hpp).
+  std::byte *observe_area = nullptr;
   std::uintptr_t data_base = 0, data_size = 0;
   // Where the part of the data segment that PEs of a node map starts (after RELRO); the same
   // in every PE, which runs the same program.

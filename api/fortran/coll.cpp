@@ -13,6 +13,7 @@
 #include "collectives/reduce_ops.hpp"
 #include "fortran.hpp"
 #include "fortran_tables.def"
+#include "observe/observe.hpp"
 #include "log/log.hpp"
 #include "status.hpp"
 #include "team/team.hpp"
@@ -55,11 +56,15 @@ shoal_team *set_of(const Fint *PE_start, const Fint *logPE_stride, const Fint *P
 }  // namespace
 
 // ---- SHMEM_BARRIER_ALL, SHMEM_BARRIER ----------------------------------------------------------
-SMA_F_API void pshmem_barrier_all_() noexcept { shoal::coll::barrier_all("SHMEM_BARRIER_ALL"); }
+SMA_F_API void pshmem_barrier_all_() noexcept {
+  SMA_OBSERVE_CALL(barrier, "SHMEM_BARRIER_ALL", 0, &shoal_team_world);
+  shoal::coll::barrier_all("SHMEM_BARRIER_ALL");
+}
 SMA_F_ALIAS(shmem_barrier_all_)
 
 SMA_F_API void pshmem_barrier_(const Fint *PE_start, const Fint *logPE_stride, const Fint *PE_size,
                                void *pSync) noexcept {
+  SMA_OBSERVE_CALL(barrier, "SHMEM_BARRIER", 0, static_cast<shoal_team *>(nullptr));
   if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "SHMEM_BARRIER"))
     shoal::coll::barrier(team, "SHMEM_BARRIER");
 }
@@ -70,6 +75,8 @@ SMA_F_ALIAS(shmem_barrier_)
   SMA_F_API void pshmem_broadcast##sfx##_(                                                        \
       void *target, const void *source, const Fint *n, const Fint *PE_root, const Fint *PE_start, \
       const Fint *logPE_stride, const Fint *PE_size, void *pSync) noexcept {                      \
+    SMA_OBSERVE_CALL(broadcast, "SHMEM_BROADCAST" #sfx, count(n) * BYTES,                         \
+                     static_cast<shoal_team *>(nullptr));                                         \
     shoal::active_set::broadcast(target, source, count(n), BYTES, *PE_root, *PE_start,            \
                                  *logPE_stride, *PE_size, psync(pSync), "SHMEM_BROADCAST" #sfx);  \
   }                                                                                               \
@@ -77,6 +84,8 @@ SMA_F_ALIAS(shmem_barrier_)
   SMA_F_API void pshmem_collect##sfx##_(void *target, const void *source, const Fint *n,          \
                                         const Fint *PE_start, const Fint *logPE_stride,           \
                                         const Fint *PE_size, void *pSync) noexcept {              \
+    SMA_OBSERVE_CALL(collect, "SHMEM_COLLECT" #sfx, count(n) * BYTES,                             \
+                     static_cast<shoal_team *>(nullptr));                                         \
     if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "SHMEM_COLLECT" #sfx))  \
       shoal::coll::collect(team, target, source, count(n), BYTES, "SHMEM_COLLECT" #sfx);          \
   }                                                                                               \
@@ -84,6 +93,8 @@ SMA_F_ALIAS(shmem_barrier_)
   SMA_F_API void pshmem_fcollect##sfx##_(void *target, const void *source, const Fint *n,         \
                                          const Fint *PE_start, const Fint *logPE_stride,          \
                                          const Fint *PE_size, void *pSync) noexcept {             \
+    SMA_OBSERVE_CALL(fcollect, "SHMEM_FCOLLECT" #sfx, count(n) * BYTES,                           \
+                     static_cast<shoal_team *>(nullptr));                                         \
     if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "SHMEM_FCOLLECT" #sfx)) \
       shoal::coll::fcollect(team, target, source, count(n), BYTES, "SHMEM_FCOLLECT" #sfx);        \
   }                                                                                               \
@@ -95,6 +106,8 @@ SMA_F_COLL_SIZED(SMA_F_COLL)
   SMA_F_API void pshmem_alltoall##sfx##_(void *dest, const void *source, const Fint *n,            \
                                          const Fint *PE_start, const Fint *logPE_stride,           \
                                          const Fint *PE_size, void *pSync) noexcept {              \
+    SMA_OBSERVE_CALL(alltoall, "SHMEM_ALLTOALL" #sfx, count(n) * BYTES,                            \
+                     static_cast<shoal_team *>(nullptr));                                          \
     if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "SHMEM_ALLTOALL" #sfx))  \
       shoal::coll::alltoall(team, dest, source, count(n), BYTES, "SHMEM_ALLTOALL" #sfx);           \
   }                                                                                                \
@@ -102,6 +115,8 @@ SMA_F_COLL_SIZED(SMA_F_COLL)
   SMA_F_API void pshmem_alltoalls##sfx##_(                                                         \
       void *dest, const void *source, const Fint *dst, const Fint *sst, const Fint *n,             \
       const Fint *PE_start, const Fint *logPE_stride, const Fint *PE_size, void *pSync) noexcept { \
+    SMA_OBSERVE_CALL(alltoall, "SHMEM_ALLTOALLS" #sfx, count(n) * BYTES,                           \
+                     static_cast<shoal_team *>(nullptr));                                          \
     if (shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, "SHMEM_ALLTOALLS" #sfx)) \
       shoal::coll::alltoalls(team, dest, source, *dst, *sst, count(n), BYTES,                      \
                              "SHMEM_ALLTOALLS" #sfx);                                              \
@@ -119,6 +134,8 @@ SMA_F_ALLTOALL_SIZED(SMA_F_ALLTOALL)
     constexpr const char *routine = "SHMEM_" #TN "_" #OPU "_TO_ALL";                              \
     const int n = elements(nreduce, MULT, routine);                                               \
     if (n < 0 && *nreduce >= 0) return;                                                           \
+    SMA_OBSERVE_CALL(reduce, routine, static_cast<std::size_t>(n < 0 ? 0 : n) * sizeof(T),        \
+                     static_cast<shoal_team *>(nullptr));                                         \
     shoal::active_set::to_all(target, source, n, sizeof(T), &combine<ReduceOp::OP, T>, *PE_start, \
                               *logPE_stride, *PE_size, psync(pSync), routine);                    \
   }                                                                                               \

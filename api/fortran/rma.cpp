@@ -4,6 +4,7 @@
 #include "api/export.hpp"
 #include "fortran.hpp"
 #include "fortran_tables.def"
+#include "observe/observe.hpp"
 #include "rma/rma.hpp"
 
 using shoal::fortran::count;
@@ -17,32 +18,40 @@ inline shoal_ctx *dflt() noexcept { return &shoal_ctx_default; }
 // The four contiguous forms and the two strided ones, given the element size and the routine.
 void put(void *target, const void *source, const Fint *n, const Fint *pe, std::size_t elem,
          const char *routine) noexcept {
-  shoal::rma::put(dflt(), target, source, byte_size(count(n), elem, target, *pe, routine), *pe,
-                  routine);
+  const std::size_t bytes = byte_size(count(n), elem, target, *pe, routine);
+  SMA_OBSERVED(put, routine, bytes, *pe,
+               shoal::rma::put(dflt(), target, source, bytes, *pe, routine));
 }
 void get(void *target, const void *source, const Fint *n, const Fint *pe, std::size_t elem,
          const char *routine) noexcept {
-  shoal::rma::get(dflt(), target, source, byte_size(count(n), elem, source, *pe, routine), *pe,
-                  routine);
+  const std::size_t bytes = byte_size(count(n), elem, source, *pe, routine);
+  SMA_OBSERVED(get, routine, bytes, *pe,
+               shoal::rma::get(dflt(), target, source, bytes, *pe, routine));
 }
 void put_nbi(void *target, const void *source, const Fint *n, const Fint *pe, std::size_t elem,
              const char *routine) noexcept {
-  shoal::rma::put_nbi(dflt(), target, source, byte_size(count(n), elem, target, *pe, routine), *pe,
-                      routine);
+  const std::size_t bytes = byte_size(count(n), elem, target, *pe, routine);
+  SMA_OBSERVED(nbi, routine, bytes, *pe,
+               shoal::rma::put_nbi(dflt(), target, source, bytes, *pe, routine));
 }
 void get_nbi(void *target, const void *source, const Fint *n, const Fint *pe, std::size_t elem,
              const char *routine) noexcept {
-  shoal::rma::get_nbi(dflt(), target, source, byte_size(count(n), elem, source, *pe, routine), *pe,
-                      routine);
+  const std::size_t bytes = byte_size(count(n), elem, source, *pe, routine);
+  SMA_OBSERVED(nbi, routine, bytes, *pe,
+               shoal::rma::get_nbi(dflt(), target, source, bytes, *pe, routine));
 }
 // tst and sst are strides in elements; n counts elements.
 void iput(void *target, const void *source, const Fint *tst, const Fint *sst, const Fint *n,
           const Fint *pe, std::size_t elem, const char *routine) noexcept {
-  shoal::rma::put_strided(dflt(), target, source, *tst, *sst, 1, count(n), elem, *pe, routine);
+  SMA_OBSERVED(
+      put, routine, count(n) * elem, *pe,
+      shoal::rma::put_strided(dflt(), target, source, *tst, *sst, 1, count(n), elem, *pe, routine));
 }
 void iget(void *target, const void *source, const Fint *tst, const Fint *sst, const Fint *n,
           const Fint *pe, std::size_t elem, const char *routine) noexcept {
-  shoal::rma::get_strided(dflt(), target, source, *tst, *sst, 1, count(n), elem, *pe, routine);
+  SMA_OBSERVED(
+      get, routine, count(n) * elem, *pe,
+      shoal::rma::get_strided(dflt(), target, source, *tst, *sst, 1, count(n), elem, *pe, routine));
 }
 
 }  // namespace

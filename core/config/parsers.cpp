@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <utility>
 
+#include "observe/profile_request.hpp"
+
 namespace shoal::cfg {
 namespace {
 
@@ -98,6 +100,21 @@ bool parse_amo_route(const std::string &text, ucx::AmoRoute &out) {
   for (const auto &[name, route] : names)
     if (lower(text) == name) return out = route, true;
   return false;
+}
+
+bool parse_profile(const std::string &text, std::string &out) {
+  observe::ProfileRequest request;
+  if (!observe::parse_request(text, request)) return false;
+  out = text;
+  return true;
+}
+
+bool parse_seconds(const std::string &text, std::size_t &out) {
+  if (text.empty() || text.size() > 7 ||
+      !std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); }))
+    return false;
+  out = std::strtoull(text.c_str(), nullptr, 10);
+  return out <= 1'000'000;
 }
 
 }  // namespace shoal::cfg

@@ -29,5 +29,10 @@ bool parse_scratch_size(const std::string &text, std::size_t &out);
 bool parse_log_level(const std::string &text, log::Level &out);
 // auto, cpu or ucx, in any case.
 bool parse_amo_route(const std::string &text, ucx::AmoRoute &out);
+// SMA_PROFILE: off, 1 (a table) and/or json:PATH, comma-separated (observe/profile_request.hpp);
+// the text is kept as it is.
+bool parse_profile(const std::string &text, std::string &out);
+// A whole number of seconds from 0 (off) to 1000000.
+bool parse_seconds(const std::string &text, std::size_t &out);
 
 }  // namespace shoal::cfg

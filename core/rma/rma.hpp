@@ -61,15 +61,17 @@ void check_ctx(const shoal_ctx *ctx, const char *routine) noexcept;
 int to_world(const shoal_ctx *ctx, int pe, const char *routine) noexcept;
 
 // ---- the fast path ------------------------------------------------------------------------
-// Most calls on one node are a check and a copy. They are inlined into every API entry point;
-// anything else (UCX, the data segment, contexts of other teams, errors) takes the full path.
+// Most calls on one node are a check and a copy. They are inlined into every API entry point
+// (always: in api/rma.cpp, which stamps out hundreds of entry points, GCC's unit-growth limit
+// otherwise leaves some of them calls); anything else (UCX, the data segment, contexts of other
+// teams, errors) takes the full path.
 
 // Where [addr, addr + bytes) of world PE `pe` is mapped here, for a call on a valid context of
 // the world team whose target is in the symmetric heap, or the shared part of the data segment
 // (globals), of a PE on this node; null for every other call (the full path then checks it and
 // reports what is wrong).
-inline std::byte *mapped_memory(const shoal_ctx *ctx, const void *addr, std::size_t bytes,
-                                int pe) noexcept {
+[[gnu::always_inline]] inline std::byte *mapped_memory(const shoal_ctx *ctx, const void *addr,
+                                                       std::size_t bytes, int pe) noexcept {
   const Runtime *rt = g_runtime;
   if (rt == nullptr || ctx == nullptr || ctx->worker == nullptr) [[unlikely]]
     return nullptr;
@@ -95,7 +97,8 @@ inline std::byte *mapped_memory(const shoal_ctx *ctx, const void *addr, std::siz
 }
 
 // memcpy with the common small sizes unrolled, so an 8-byte put is one store.
-inline void copy(void *dest, const void *source, std::size_t bytes) noexcept {
+[[gnu::always_inline]] inline void copy(void *dest, const void *source,
+                                        std::size_t bytes) noexcept {
   switch (bytes) {
     case 8:
       std::memcpy(dest, source, 8);
@@ -125,27 +128,29 @@ enum class Direction { put, get };
 void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const void *remote,
               std::size_t bytes, int pe, const char *routine) noexcept;
 
-inline void put(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
-                const char *routine) noexcept {
+[[gnu::always_inline]] inline void put(shoal_ctx *ctx, void *dest, const void *source,
+                                       std::size_t bytes, int pe, const char *routine) noexcept {
   if (std::byte *target = mapped_memory(ctx, dest, bytes, pe)) [[likely]]
     return copy(target, source, bytes);
   transfer(Direction::put, true, ctx, const_cast<void *>(source), dest, bytes, pe, routine);
 }
-inline void get(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
-                const char *routine) noexcept {
+[[gnu::always_inline]] inline void get(shoal_ctx *ctx, void *dest, const void *source,
+                                       std::size_t bytes, int pe, const char *routine) noexcept {
   if (const std::byte *target = mapped_memory(ctx, source, bytes, pe)) [[likely]]
     return copy(dest, target, bytes);
   transfer(Direction::get, true, ctx, dest, source, bytes, pe, routine);
 }
 // On mapped memory a nonblocking transfer is done at once, like a blocking one.
-inline void put_nbi(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
-                    const char *routine) noexcept {
+[[gnu::always_inline]] inline void put_nbi(shoal_ctx *ctx, void *dest, const void *source,
+                                           std::size_t bytes, int pe,
+                                           const char *routine) noexcept {
   if (std::byte *target = mapped_memory(ctx, dest, bytes, pe)) [[likely]]
     return copy(target, source, bytes);
   transfer(Direction::put, false, ctx, const_cast<void *>(source), dest, bytes, pe, routine);
 }
-inline void get_nbi(shoal_ctx *ctx, void *dest, const void *source, std::size_t bytes, int pe,
-                    const char *routine) noexcept {
+[[gnu::always_inline]] inline void get_nbi(shoal_ctx *ctx, void *dest, const void *source,
+                                           std::size_t bytes, int pe,
+                                           const char *routine) noexcept {
   if (const std::byte *target = mapped_memory(ctx, source, bytes, pe)) [[likely]]
     return copy(dest, target, bytes);
   transfer(Direction::get, false, ctx, dest, source, bytes, pe, routine);

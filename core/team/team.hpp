@@ -5,6 +5,7 @@
 
 #include <shmem.h>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct shoal_team {
   signed char heaps_mapped = -1;
   // The same for the shared part of every member's data segment (globals).
   signed char globals_mapped = -1;
+  // Collective calls this PE made on the team while the profile or hang reports were on (the
+  // number a hang report gives the collective a PE is in; core/observe).
+  std::uint64_t observed_calls = 0;
 
   // The world PE of team PE `pe`, or -1 when pe is not a PE of the team.
   int world_pe(int pe) const noexcept {

@@ -139,7 +139,8 @@ TEST_F(ConfigLoad, EveryKindOfBadValue) {
       {"SMA_BOOTSTRAP_COLLECT", ""},    {"SMA_AMO_ROUTE", "gpu"},
       {"SMA_TEAMS_MAX", "0"},           {"SMA_TEAMS_MAX", "5000"},
       {"SMA_COLL_SCRATCH_SIZE", "12"},  {"SMA_COLL_SCRATCH_SIZE", "big"},
-      {"SHMEM_SYMMETRIC_SIZE", "64x"},
+      {"SHMEM_SYMMETRIC_SIZE", "64x"},  {"SMA_PROFILE", "csv:/tmp/p"},
+      {"SMA_HANG_TIMEOUT", "2s"},
   };
   for (const auto &[name, value] : cases) {
     SetUp();

@@ -170,4 +170,29 @@ TEST(ConfigParsers, AmoRoutes) {
   }
 }
 
+// SMA_PROFILE: off, a table, json:PATH, or both; the text is kept for the observer to read.
+TEST(ConfigParsers, Profile) {
+  for (const char *text : {"", "0", "1", "table", "json:/tmp/p.json", "1,json:p.json"}) {
+    std::string out = "unchanged";
+    EXPECT_TRUE(parse_profile(text, out)) << "'" << text << "'";
+    EXPECT_EQ(out, text);
+  }
+  for (const char *text : {"2", "json:", "csv:/tmp/p", "table,xml"}) {
+    std::string out;
+    EXPECT_FALSE(parse_profile(text, out)) << "'" << text << "'";
+  }
+}
+
+// SMA_HANG_TIMEOUT: whole seconds, 0 for off.
+TEST(ConfigParsers, Seconds) {
+  std::size_t out = 7;
+  EXPECT_TRUE(parse_seconds("0", out));
+  EXPECT_EQ(out, 0u);
+  EXPECT_TRUE(parse_seconds("30", out));
+  EXPECT_EQ(out, 30u);
+  EXPECT_TRUE(parse_seconds("1000000", out));
+  for (const char *text : {"", "-1", "1.5", "2s", "1000001", "99999999999"})
+    EXPECT_FALSE(parse_seconds(text, out)) << "'" << text << "'";
+}
+
 }  // namespace

@@ -1,0 +1,164 @@
+#include "observe/hang.hpp"
+
+#include <time.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+#include "ctx/context.hpp"
+#include "log/log.hpp"
+#include "rma/rma.hpp"
+#include "runtime.hpp"
+
+namespace shoal::observe::hang {
+namespace {
+
+// Never destroyed: a program that ends in exit() with the library running (shmem_global_exit,
+// no shmem_finalize) must not run a joinable thread's destructor, which calls std::terminate,
+// nor destroy the condition variable the thread waits on.
+struct Watchdog {
+  std::mutex mutex;
+  std::condition_variable wake;
+  bool stop = false;
+  std::thread *thread = nullptr;
+};
+Watchdog &dog() {
+  static Watchdog *d = new Watchdog;
+  return *d;
+}
+
+std::uint64_t now_ns() noexcept {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u +
+         static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+// PE pe's record as this process sees it: its own, or through the mapping of a heap of the
+// node; null when that PE's heap is not mapped here (another node, SMA_SHARED_MEMORY=0).
+const Record *record_of(const Runtime &rt, int pe) noexcept {
+  if (rt.observe_area == nullptr) return nullptr;
+  if (pe == rt.my_pe) return reinterpret_cast<const Record *>(rt.observe_area);
+  const std::byte *heap = rt.peers[static_cast<std::size_t>(pe)].heap_mapped;
+  if (heap == nullptr) return nullptr;
+  return reinterpret_cast<const Record *>(
+      heap + (reinterpret_cast<std::uintptr_t>(rt.observe_area) - rt.heap_base));
+}
+
+// Reads the value the variable awaited by PE pe holds now, through this process's mapping.
+bool current_value(const Runtime &rt, int pe, const Fields &f, std::uint64_t &out) noexcept {
+  if (f.addr == 0 || f.value_size == 0 || f.value_size > 8) return false;
+  const void *addr = reinterpret_cast<const void *>(f.addr);
+  const std::byte *p = pe == rt.my_pe
+                           ? static_cast<const std::byte *>(addr)
+                           : rma::mapped_memory(&shoal_ctx_default, addr, f.value_size, pe);
+  if (p == nullptr) return false;
+  out = 0;
+  switch (f.value_size) {  // one atomic load of the variable's size
+    case 1:
+      out = __atomic_load_n(reinterpret_cast<const std::uint8_t *>(p), __ATOMIC_RELAXED);
+      break;
+    case 2:
+      out = __atomic_load_n(reinterpret_cast<const std::uint16_t *>(p), __ATOMIC_RELAXED);
+      break;
+    case 4:
+      out = __atomic_load_n(reinterpret_cast<const std::uint32_t *>(p), __ATOMIC_RELAXED);
+      break;
+    case 8:
+      out = __atomic_load_n(reinterpret_cast<const std::uint64_t *>(p), __ATOMIC_RELAXED);
+      break;
+    default:
+      return false;
+  }
+  return true;
+}
+
+// Prints where every PE is and ends the job. Only the first PE to get here (the election on
+// PE 0's record, or on the lowest PE of the node whose record is readable) reports; the others
+// return and leave the ending to it.
+void report(Runtime &rt, const Fields &mine, std::uint64_t now, std::size_t timeout) {
+  Record *ballot = nullptr;
+  for (int pe = 0; pe < rt.n_pes && ballot == nullptr; ++pe)
+    ballot = const_cast<Record *>(record_of(rt, pe));
+  std::uint64_t nobody = 0;
+  if (ballot == nullptr || !__atomic_compare_exchange_n(&ballot->reporter, &nobody,
+                                                        static_cast<std::uint64_t>(rt.my_pe) + 1,
+                                                        false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return;
+  char head[256];
+  std::snprintf(head, sizeof head,
+                "shoal: hang: PE %d has waited %.1f s inside %s (SMA_HANG_TIMEOUT=%zu); where "
+                "every PE is:\n",
+                rt.my_pe, static_cast<double>(now - mine.entered_ns) / 1e9, mine.routine, timeout);
+  std::string text = head;
+  for (int pe = 0; pe < rt.n_pes; ++pe) {
+    const Record *r = record_of(rt, pe);
+    Fields f;
+    const bool read = r != nullptr && read_record(r, f);
+    std::uint64_t current = 0;
+    const bool has_current = read && f.inside && current_value(rt, pe, f, current);
+    text += "shoal: hang: " + describe(pe, read ? &f : nullptr, now, has_current, current) + "\n";
+  }
+  text += "shoal: hang: ending the job with status " + std::to_string(kExitStatus) + "\n";
+  std::fflush(stdout);
+  // One write: the lines of the report stay together among the other PEs' output.
+  (void)!write(STDERR_FILENO, text.data(), text.size());
+  note_job_ending();
+  const std::string why = "hang report: PE " + std::to_string(rt.my_pe) + " waited " +
+                          std::to_string(timeout) + " s inside " + mine.routine;
+  if (rt.bootstrap) rt.bootstrap->abort(kExitStatus, why.c_str());
+  std::_Exit(kExitStatus);
+}
+
+void watch(Runtime *rt, std::size_t timeout) {
+  const std::uint64_t limit_ns = static_cast<std::uint64_t>(timeout) * 1'000'000'000u;
+  const auto *own = reinterpret_cast<const Record *>(rt->observe_area);
+  Watchdog &d = dog();
+  std::unique_lock lock(d.mutex);
+  while (!d.wake.wait_for(lock, std::chrono::milliseconds(250), [&d] { return d.stop; })) {
+    Fields f;
+    if (!read_record(own, f) || !f.inside) continue;
+    const std::uint64_t now = now_ns();
+    if (now - f.entered_ns < limit_ns) continue;
+    lock.unlock();
+    report(*rt, f, now, timeout);
+    return;  // another PE reports: the launcher ends this one
+  }
+}
+
+}  // namespace
+
+void start_watchdog(Runtime &rt, std::size_t timeout_seconds) {
+  stop_watchdog();
+  Watchdog &d = dog();
+  {
+    std::lock_guard lock(d.mutex);
+    d.stop = false;
+  }
+  try {
+    d.thread = new std::thread(watch, &rt, timeout_seconds);
+  } catch (const std::exception &e) {
+    SMA_LOG_WARN("core", "SMA_HANG_TIMEOUT: no watchdog thread ({}): hangs are not reported",
+                 e.what());
+  }
+}
+
+void stop_watchdog() noexcept {
+  Watchdog &d = dog();
+  {
+    std::lock_guard lock(d.mutex);
+    d.stop = true;
+  }
+  d.wake.notify_all();
+  if (d.thread == nullptr) return;
+  if (d.thread->joinable()) d.thread->join();
+  delete d.thread;
+  d.thread = nullptr;
+}
+
+}  // namespace shoal::observe::hang

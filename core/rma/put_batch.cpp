@@ -6,6 +6,7 @@
 
 #include "ctx/context.hpp"
 #include "log/log.hpp"
+#include "rma/incoming.hpp"
 #include "rma/rma.hpp"
 #include "runtime.hpp"
 #include "transport/ucx_worker.hpp"
@@ -22,31 +23,6 @@ struct Record {
 };
 constexpr std::size_t padded(std::size_t bytes) noexcept { return (bytes + 7) & ~std::size_t{7}; }
 
-// The copy of another PE's put into this PE's memory; like UCX's own put handler, not
-// instrumented for ThreadSanitizer (see copy_for_peer in store_message.cpp).
-#if defined(__SANITIZE_THREAD__)
-extern "C" void AnnotateIgnoreWritesBegin(const char *file, int line);
-extern "C" void AnnotateIgnoreWritesEnd(const char *file, int line);
-#endif
-void copy_put(std::byte *dest, const std::byte *data, std::size_t bytes) noexcept {
-#if defined(__SANITIZE_THREAD__)
-  AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
-#endif
-  std::memcpy(dest, data, bytes);
-#if defined(__SANITIZE_THREAD__)
-  AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
-#endif
-}
-
-// This PE's address of [offset, offset + bytes) in segment, or null when out of it.
-std::byte *local_range(const Runtime &rt, std::uint32_t segment, std::uint64_t offset,
-                       std::size_t bytes) noexcept {
-  const std::uintptr_t base = segment == kHeapSegment ? rt.heap_base : rt.data_base;
-  const std::size_t size = segment == kHeapSegment ? rt.heap_size : rt.data_size;
-  if (segment >= kSegmentCount || offset > size || bytes > size - offset) return nullptr;
-  return reinterpret_cast<std::byte *>(base + offset);
-}
-
 ucs_status_t on_put_batch(void *arg, const void *, std::size_t, void *data, std::size_t bytes,
                           const ucp_am_recv_param_t *param) {
   const auto &rt = *static_cast<const Runtime *>(arg);
@@ -59,7 +35,7 @@ ucs_status_t on_put_batch(void *arg, const void *, std::size_t, void *data, std:
     at += sizeof r;
     std::byte *dest = local_range(rt, r.segment, r.offset, r.bytes);
     if (dest == nullptr || static_cast<std::size_t>(end - at) < r.bytes) break;
-    copy_put(dest, at, r.bytes);
+    copy_for_peer(dest, at, r.bytes);
     at += std::min(padded(r.bytes), static_cast<std::size_t>(end - at));
   }
   if (at != end || !whole)  // only a peer running another build of Shoal could send this

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "log/log.hpp"
+#include "rma/incoming.hpp"
 #include "rma/rma.hpp"
 #include "runtime.hpp"
 #include "transport/progress_thread.hpp"
@@ -28,35 +29,6 @@ std::uint64_t offset_in(const Runtime &rt, const void *addr, int segment) noexce
   return a - (segment == kHeapSegment ? rt.heap_base : rt.data_base);
 }
 
-// This PE's address of [offset, offset + bytes) in segment, or null when out of it.
-std::byte *local_place(const Runtime &rt, std::uint32_t segment, std::uint64_t offset,
-                       std::size_t bytes) noexcept {
-  const std::uintptr_t base = segment == kHeapSegment ? rt.heap_base : rt.data_base;
-  const std::size_t size = segment == kHeapSegment ? rt.heap_size : rt.data_size;
-  if (segment >= kSegmentCount || offset > size || bytes > size - offset) return nullptr;
-  return reinterpret_cast<std::byte *>(base + offset);
-}
-
-#if defined(__SANITIZE_THREAD__)
-extern "C" void AnnotateIgnoreWritesBegin(const char *file, int line);
-extern "C" void AnnotateIgnoreWritesEnd(const char *file, int line);
-#endif
-
-// The copy a PE's put makes into this PE's memory, like the ones UCX's own put handler makes.
-// This PE's program orders it against its own accesses across processes (the sender's step
-// follows what this PE did before it signalled), which ThreadSanitizer, seeing one process,
-// cannot observe; UCX's copies are not instrumented, and neither is this one. The counter's
-// atomic store after it stays checked.
-void copy_for_peer(std::byte *dest, const void *data, std::size_t bytes) noexcept {
-#if defined(__SANITIZE_THREAD__)
-  AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
-#endif
-  std::memcpy(dest, data, bytes);
-#if defined(__SANITIZE_THREAD__)
-  AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
-#endif
-}
-
 std::uint64_t stash_key(std::uint32_t segment, std::uint64_t offset) noexcept {
   return offset << 1 | (segment == kHeapSegment ? 0 : 1);
 }
@@ -70,11 +42,11 @@ ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_
   const bool whole = header_bytes == sizeof h && !(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV);
   if (whole) {
     std::memcpy(&h, header, sizeof h);
-    word = local_place(rt, h.word_segment, h.word_offset, sizeof h.value);
+    word = local_range(rt, h.word_segment, h.word_offset, sizeof h.value);
     const std::uint32_t segment = h.dest_segment & ~kToStash;
     if (segment == h.dest_segment)
-      dest = local_place(rt, segment, h.dest_offset, bytes);
-    else if (bytes <= kStashMaxBytes && local_place(rt, segment, h.dest_offset, 1) != nullptr)
+      dest = local_range(rt, segment, h.dest_offset, bytes);
+    else if (bytes <= kStashMaxBytes && local_range(rt, segment, h.dest_offset, 1) != nullptr)
       dest = rt.stash.buffer_for(stash_key(segment, h.dest_offset));
   }
   if (!whole || (bytes != 0 && dest == nullptr) || word == nullptr) {

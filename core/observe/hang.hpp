@@ -2,8 +2,9 @@
 // is set, wakes four times a second and looks at this PE's record (observe/record.hpp): once
 // this PE has been inside one library call for S seconds, it stands for election as the job's
 // reporter (a compare-and-swap on PE 0's record; only the first PE prints), prints one line per
-// PE saying where each is, read from the records every PE of the node publishes in its
-// symmetric heap, and ends the job through the launcher with kHangExitStatus.
+// PE saying where each is, read from the records every PE publishes in its symmetric heap
+// (through the node's mappings, or for other nodes through a UCX worker of the watchdog's own), and
+// ends the job through the launcher with kHangExitStatus.
 #pragma once
 
 #include <cstddef>

@@ -57,6 +57,9 @@ def run(launcher, np, program, env_extra, limit):
         print(out + err)
         sys.exit(f"FAIL: the job did not end within {limit} s")
     elapsed = time.monotonic() - start
+    if p.returncode == 77 and "SKIPPED" in p.stdout:  # a launcher that cannot run here
+        print(p.stdout, end="")
+        sys.exit(77)
     print(f"--- {' '.join(f'{k}={v}' for k, v in env_extra.items())} {program} on {np} PEs: "
           f"status {p.returncode} after {elapsed:.1f} s")
     print(p.stdout, end="")

@@ -10,25 +10,65 @@
 
 #include "collectives/collectives.hpp"
 #include "collectives/slots.hpp"
+#include "collectives/state.hpp"
 #include "ctx/context.hpp"
 #include "log/log.hpp"
 #include "observe/observe.hpp"
+#include "observe/state.hpp"
 #include "team/registry.hpp"
+#include "team/state.hpp"
 #include "team/team.hpp"
 
 namespace shoal::library {
 namespace {
 
-// shmem_init/shmem_init_thread calls not yet matched by a shmem_finalize (OpenSHMEM 1.6: the
-// library stops at the last one; a later shmem_init starts it anew).
-int g_depth = 0;
-// The PMIx session outlives a stopped library: a later start reuses it, and it ends at exit.
-// (Open MPI's server refuses fences, "PARTIAL SUCCESS", among clients of which one finalized
-// PMIx and initialized it again.)
-std::unique_ptr<boot::Bootstrap> g_session;
-bool g_exiting = false;
-bool g_stop_at_exit = false;
-std::mutex g_mutex;
+// One life of the library, shmem_init to shmem_finalize: the process state of every layer, as
+// members in start order (library.hpp). Making one starts nothing: Library::start starts the
+// layers down this list and Library::stop stops them up it; destroying it (after the stop)
+// frees them in the same reverse order.
+struct Life {
+  Runtime runtime;    // core (with its contexts); bound as g_runtime once the whole start succeeded
+  team::State teams;  // core/team; bound (team::state()) before the predefined teams are made
+  coll::LayerState collectives;  // bound (coll::state()) before the collectives start
+  observe::State observe;        // bound before the observation starts (core/observe)
+};
+
+enum class After { finalize, failed_start };
+
+// The one owner of the library's process state.
+struct Library {
+  std::mutex mutex;  // shmem_init and shmem_finalize may come from several threads
+  // shmem_init/shmem_init_thread calls not yet matched by a shmem_finalize (OpenSHMEM 1.6: the
+  // library stops at the last one; a later shmem_init starts it anew).
+  int depth = 0;
+  // The PMIx session outlives a life: a later start reuses it, and it ends at exit. (Open MPI's
+  // server refuses fences, "PARTIAL SUCCESS", among clients of which one finalized PMIx and
+  // initialized it again.) During a life the Runtime holds it.
+  std::unique_ptr<boot::Bootstrap> session;
+  bool exiting = false;       // shmem_global_exit: the exit handler must not stop the library
+  bool start_pes = false;     // a start_pes program: stop at exit
+  bool exit_handler = false;  // registered with atexit (once per process)
+  std::unique_ptr<Life> life;
+
+  int start(int requested, int *provided) noexcept;
+  void stop() noexcept;
+  void at_exit() noexcept;
+
+ private:
+  Failure start_layers(int requested);
+  void stop_layers(After after) noexcept;
+  void end_life() noexcept;
+};
+
+// Never destroyed: the exit handler runs after static destructors may have, and a program that
+// skipped shmem_finalize destroys its teams at exit, which still give their slots back to the
+// life's collectives state (left alive on purpose: stopping at exit would be collective).
+Library &the_library() {
+  static Library *const library = new Library;
+  return *library;
+}
+
+void stop_at_exit() { the_library().at_exit(); }
 
 void print_banner(const Runtime &rt) {
   if (rt.my_pe != 0) return;
@@ -43,91 +83,98 @@ void print_banner(const Runtime &rt) {
 }
 
 // Start steps 1 and 2 (library.hpp).
-Failure start_layers(Runtime &rt, int requested) {
+Failure Library::start_layers(int requested) {
+  Runtime &rt = life->runtime;
   // The heap ends with the collectives' area, which they lay out (collectives/slots.hpp).
   if (Failure f = rt.start(requested, coll::slots::area_bytes)) return f;
+  team::bind_state(&life->teams);
   team::init_predefined(rt.my_pe, rt.n_pes, rt.bootstrap->local_peers());
+  coll::bind_state(&life->collectives);
   return coll::init_collectives(rt);
 }
 
 // Stop steps 3 to 5 (library.hpp). A finalize keeps the PMIx session for a later start; after
 // a failed start the other PEs may be gone (no waiting for them) and the session ends.
-enum class After { finalize, failed_start };
-void stop_layers(Runtime &rt, After after) noexcept {
+void Library::stop_layers(After after) noexcept {
+  Runtime &rt = life->runtime;
   team::reset_predefined();
-  coll::finalize_collectives();
+  team::bind_state(nullptr);
+  if (coll::bound()) {
+    coll::finalize_collectives();
+    coll::bind_state(nullptr);
+  }
   const bool finalizing = after == After::finalize;
   rt.stop(/*peers_alive=*/finalizing, /*end_session=*/!finalizing);
-  if (finalizing) g_session = std::move(rt.bootstrap);
+  if (finalizing) session = std::move(rt.bootstrap);
 }
 
-void stop_at_exit();
+// Unbinds what is still bound and frees the life's state, last started first.
+void Library::end_life() noexcept {
+  observe::bind_state(nullptr);
+  g_runtime = nullptr;
+  coll::bind_state(nullptr);
+  team::bind_state(nullptr);
+  life.reset();
+}
 
-}  // namespace
-
-int start(int requested, int *provided) noexcept {
-  std::lock_guard lock(g_mutex);
+int Library::start(int requested, int *provided) noexcept {
+  std::lock_guard lock(mutex);
   if (library_state() == LibraryState::running) {
-    ++g_depth;
-    if (provided) *provided = g_runtime->thread_level;
+    ++depth;
+    if (provided) *provided = life->runtime.thread_level;
     return 0;
   }
   install_terminate_handler();
   try {
-    auto rt = std::make_unique<Runtime>();
-    rt->bootstrap = std::move(g_session);
-    if (const Failure f = start_layers(*rt, requested)) {
+    life = std::make_unique<Life>();
+    life->runtime.bootstrap = std::move(session);
+    if (const Failure f = start_layers(requested)) {
       const std::string error = "shmem_init: " + f.why();
       log::logger().error("{}", error);
       set_last_error(error);
-      if (rt->bootstrap) rt->bootstrap->abort(1, error.c_str());
-      stop_layers(*rt, After::failed_start);  // when the abort returns: tear down in order
+      if (life->runtime.bootstrap) life->runtime.bootstrap->abort(1, error.c_str());
+      stop_layers(After::failed_start);  // when the abort returns: tear down in order
+      end_life();
       return 1;
     }
-    g_runtime = rt.release();
+    g_runtime = &life->runtime;
     note_library_state(LibraryState::running);
-    g_depth = 1;
+    depth = 1;
     print_banner(*g_runtime);
     if (provided) *provided = g_runtime->thread_level;
     // Programs written for start_pes often never call shmem_finalize: stop for them.
-    static bool registered = false;
-    if (!registered) registered = std::atexit(stop_at_exit) == 0;
+    if (!exit_handler) exit_handler = std::atexit(stop_at_exit) == 0;
+    observe::bind_state(&life->observe);
     observe::start(*g_runtime);
     SMA_OBSERVE_CALL(lifecycle, "shmem_init", 0, -1);  // a hang report names the barrier's call
     coll::barrier_all("shmem_init");
     return 0;
   } catch (const std::exception &e) {
     log::logger().error("shmem_init: {}", e.what());
+    if (library_state() != LibraryState::running) end_life();
     return 1;
   }
 }
 
-void stop() noexcept {
-  std::lock_guard lock(g_mutex);
+void Library::stop() noexcept {
+  std::lock_guard lock(mutex);
   if (library_state() != LibraryState::running) return;
-  if (--g_depth > 0) return;  // an inner start's finalize
+  if (--depth > 0) return;  // an inner start's finalize
   {
     SMA_OBSERVE_CALL(lifecycle, "shmem_finalize", 0, -1);
     ctx::destroy_all("shmem_finalize");
     coll::barrier_all("shmem_finalize");
   }
-  observe::finish(*g_runtime);  // the profile's report, while every layer runs
-  stop_layers(*g_runtime, After::finalize);
-  delete g_runtime;
-  g_runtime = nullptr;
+  observe::finish(life->runtime);  // the profile's report, while every layer runs
+  stop_layers(After::finalize);
+  end_life();
   note_library_state(LibraryState::finalized);
 }
 
-void stop_at_exit_for_start_pes() noexcept { g_stop_at_exit = true; }
-
-void exiting() noexcept { g_exiting = true; }
-
-namespace {
-
-void stop_at_exit() {
-  if (g_exiting) return;
+void Library::at_exit() noexcept {
+  if (exiting) return;
   if (library_state() == LibraryState::running) {
-    if (!g_stop_at_exit) {
+    if (!start_pes) {
       // Since OpenSHMEM 1.4 every shmem_init is matched by a shmem_finalize. Stopping here
       // would be collective: its barrier could complete one that the other PEs wait in for
       // another reason, and the job would hang. So this PE ends unfinalized, and the launcher
@@ -136,14 +183,25 @@ void stop_at_exit() {
       std::fflush(nullptr);
       return;
     }
-    g_depth = 1;  // start_pes programs: stop whatever the nesting
+    depth = 1;  // start_pes programs: stop whatever the nesting
     stop();
   }
-  if (g_session) {  // the PMIx session ends with the process
-    (void)g_session->finalize();
-    g_session.reset();
+  if (session) {  // the PMIx session ends with the process
+    (void)session->finalize();
+    session.reset();
   }
 }
 
 }  // namespace
+
+int start(int requested, int *provided) noexcept {
+  return the_library().start(requested, provided);
+}
+
+void stop() noexcept { the_library().stop(); }
+
+void stop_at_exit_for_start_pes() noexcept { the_library().start_pes = true; }
+
+void exiting() noexcept { the_library().exiting = true; }
+
 }  // namespace shoal::library

@@ -11,6 +11,7 @@
 #include "collectives/registry.hpp"
 #include "collectives/runtime_channel.hpp"
 #include "collectives/slot_state.hpp"
+#include "collectives/state.hpp"
 #include "log/log.hpp"
 #include "runtime.hpp"
 #include "team/team.hpp"
@@ -26,24 +27,12 @@ SMA_COLLECTIVES(SMA_SAME_VALUE)
 #undef SHOAL_COLL_BCAST
 #undef SMA_SAME_VALUE
 
-// One algorithm a plug-in registered: the registry's entry and the plug-in's own, with copies
-// of its strings.
-struct PluginAlgorithm {
-  Algorithm algorithm{};
-  shoal_coll_algorithm c{};
-  std::string name, summary, file;
-};
-
 namespace plugins {
 namespace {
 
-struct Loaded {
-  std::string file;
-  void *handle;
-};
-std::vector<Loaded> g_loaded;
-std::vector<std::unique_ptr<PluginAlgorithm>> g_algorithms;
-std::vector<const Algorithm *> g_list;
+// The loaded plug-ins, in the bound state (collectives/state.hpp).
+Store &store() noexcept { return state().plugins; }
+// Plug-in calls running on this thread (a per-thread count, not process state).
 thread_local int t_running = 0;
 
 // What add() needs to know about the plug-in being registered.
@@ -75,7 +64,7 @@ std::string refusal(const shoal_coll_algorithm *a) {
     if (std::string_view(builtin->name) == a->name)
       return fmt::format("{} algorithm '{}' clashes with the built-in {} algorithm '{}'", what,
                          a->name, what, builtin->name);
-  for (const auto &other : g_algorithms)
+  for (const auto &other : store().algorithms)
     if (other->algorithm.collective == collective && other->name == a->name)
       return fmt::format("{} algorithm '{}' clashes with the {} algorithm '{}' of plug-in {}", what,
                          a->name, what, other->name, other->file);
@@ -100,8 +89,8 @@ int add(shoal_coll_registrar *self, const shoal_coll_algorithm *a) {
     p->algorithm.name = p->name.c_str();
     p->algorithm.collective = static_cast<Collective>(a->collective);
     p->algorithm.plugin = p.get();
-    g_list.push_back(&p->algorithm);
-    g_algorithms.push_back(std::move(p));
+    store().list.push_back(&p->algorithm);
+    store().algorithms.push_back(std::move(p));
     return 0;
   } catch (const std::exception &e) {
     if (registration.problem.empty()) registration.problem = e.what();
@@ -119,7 +108,7 @@ Failure load_one(const std::string &file, const std::string &variable) {
     const char *why = dlerror();
     return failed(fmt::format("cannot load plug-in {}: {}", file, why ? why : "dlopen failed"));
   }
-  g_loaded.push_back({file, handle});
+  store().loaded.push_back({file, handle});
   const auto *entry =
       static_cast<const shoal_coll_plugin *>(dlsym(handle, SHOAL_COLL_PLUGIN_SYMBOL));
   if (entry == nullptr)
@@ -135,7 +124,7 @@ Failure load_one(const std::string &file, const std::string &variable) {
     return failed(fmt::format("plug-in {} ({}) has no init function", file, name));
   Registration registration{&file, {}};
   shoal_coll_registrar registrar{SHOAL_COLL_PLUGIN_ABI_VERSION, add, &registration};
-  const std::size_t before = g_list.size();
+  const std::size_t before = store().list.size();
   const int status = entry->init(&registrar);
   if (!registration.problem.empty())
     return failed(
@@ -144,7 +133,7 @@ Failure load_one(const std::string &file, const std::string &variable) {
     return failed(fmt::format("plug-in {} ({}) failed to register: its init function returned {}",
                               file, name, status));
   SMA_LOG_DEBUG("coll", "plug-in {} ({}) registered {} algorithm(s)", file, name,
-                g_list.size() - before);
+                store().list.size() - before);
   return {};
 }
 
@@ -197,14 +186,9 @@ Failure load(const std::string &list, const std::string &variable) {
   return {};
 }
 
-void unload() noexcept {
-  g_list.clear();
-  g_algorithms.clear();
-  for (auto it = g_loaded.rbegin(); it != g_loaded.rend(); ++it) dlclose(it->handle);
-  g_loaded.clear();
-}
+void unload() noexcept { store().unload(); }
 
-const std::vector<const Algorithm *> &algorithms() noexcept { return g_list; }
+const std::vector<const Algorithm *> &algorithms() noexcept { return store().list; }
 
 const char *summary_of(const Algorithm &a) noexcept { return of(a).summary.c_str(); }
 const char *file_of(const Algorithm &a) noexcept { return of(a).file.c_str(); }

@@ -9,6 +9,7 @@
 #include "collectives/channel.hpp"
 #include "collectives/plugins.hpp"
 #include "collectives/rule_parser.hpp"
+#include "collectives/state.hpp"
 #include "config/config.hpp"
 
 namespace shoal::coll {
@@ -75,13 +76,6 @@ const char *const kAutoRules[] = {
     "recursive_doubling",                                       // scan
 };
 static_assert(sizeof(kAutoRules) / sizeof(kAutoRules[0]) == kCollectives);
-
-struct Selection {
-  std::string text;            // as the user wrote it ("auto" by default)
-  std::vector<Rule> rules;     // the user's rules ("auto": the built-in ones)
-  std::vector<Rule> fallback;  // the built-in rules
-};
-std::array<Selection, kCollectives> g_selection;
 
 // Every algorithm of collective c: the built-in ones, then the plug-ins'.
 std::vector<const Algorithm *> of(Collective c) {
@@ -151,7 +145,7 @@ Failure init_selection(const Config &config) {
     }
   for (int i = 0; i < kCollectives; ++i) {
     const auto c = static_cast<Collective>(i);
-    Selection &sel = g_selection[static_cast<std::size_t>(i)];
+    Selection &sel = state().selection[static_cast<std::size_t>(i)];
     if (Failure f = rules::parse(of(c), kAutoRules[i], sel.fallback))
       return std::move(f).within(fmt::format("built-in {} rules", kNames[i]));
     if (!rules::ends_with_universal_rule(sel.fallback))
@@ -173,7 +167,7 @@ Failure init_selection(const Config &config) {
 }
 
 const Algorithm &select(Collective c, const Channel &channel, const Args &args) noexcept {
-  const Selection &sel = g_selection[static_cast<std::size_t>(c)];
+  const Selection &sel = state().selection[static_cast<std::size_t>(c)];
   if (const Algorithm *a = first_fit(sel.rules, channel, args)) return *a;
   // The built-in rules end with one that serves every call (checked by init_selection).
   return *first_fit(sel.fallback, channel, args);
@@ -185,7 +179,7 @@ std::string describe_selection() {
       "built-in):\n";
   for (int i = 0; i < kCollectives; ++i) {
     const auto c = static_cast<Collective>(i);
-    const Selection &sel = g_selection[static_cast<std::size_t>(i)];
+    const Selection &sel = state().selection[static_cast<std::size_t>(i)];
     out += fmt::format("  {:<10} SMA_{}_ALGORITHM={}  (auto: {})\n", kNames[i], kKeys[i],
                        sel.text.empty() ? "auto" : sel.text, kAutoRules[i]);
     for (const Algorithm *a : of(c)) {

@@ -15,11 +15,14 @@
 
 namespace shoal {
 
+// Bound by the library's owner (api/library.cpp) to its Runtime for one life; a plain pointer
+// so that every put, get and AMO reads it with one load.
 Runtime *g_runtime = nullptr;
 
 namespace {
+// Outlives every life: a call before shmem_init or after shmem_finalize reads it to say which.
 LibraryState g_library_state = LibraryState::never_initialized;
-}
+}  // namespace
 LibraryState library_state() noexcept { return g_library_state; }
 void note_library_state(LibraryState state) noexcept { g_library_state = state; }
 

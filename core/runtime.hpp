@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -103,6 +104,11 @@ class Runtime {
   // ([1]: thread-safe). Reusing them keeps create/destroy cycles from piling up endpoints and
   // shared-memory mappings at every peer, which never learn that a worker went away.
   std::vector<std::unique_ptr<ucx::UcxWorker>> spare_workers[2];
+  // Contexts created and not yet destroyed (ctx/contexts.cpp; shmem_finalize releases them), and
+  // the lock over them and spare_workers: contexts may be created and destroyed by several
+  // threads at once.
+  std::mutex contexts_mutex;
+  std::vector<shoal_ctx *> live_contexts;
   // This PE's receiving worker's address, read before the progress thread starts.
   std::vector<std::byte> own_address;
   // What every other PE published: its receiving worker's address and its packed rkeys.
@@ -121,7 +127,9 @@ class Runtime {
   void choose_amo_route(bool device_here, bool device_in_job);
 };
 
-// The runtime between shmem_init and shmem_finalize, otherwise null.
+// The runtime between shmem_init and shmem_finalize, otherwise null: the Runtime member of the
+// library's owner (api/library.cpp), which binds it once the start succeeded and unbinds it at
+// the stop. The core's accessor to its state, read with one load on every put, get and AMO.
 extern Runtime *g_runtime;
 
 // Where the library is in its life (api/library.hpp starts and stops it and notes each change).

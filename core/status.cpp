@@ -41,6 +41,7 @@ const char *to_string(Status s) noexcept {
 }
 
 namespace {
+// Outlives the library: a PE ending the job (fatal errors, shmem_global_exit) may be anywhere.
 std::atomic<bool> g_job_ending{false};
 // How long a PE that learnt another is ending the job waits for the launcher to end it.
 constexpr int kJobEndWaitMs = 10'000;

@@ -15,7 +15,6 @@
 
 namespace shoal::ctx {
 namespace {
-std::mutex g_pool_mutex;  // contexts may be created and destroyed by several threads at once
 constexpr long kKnownOptions = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
 
 // Destroyed contexts are kept, with a null worker, instead of being freed: a program that uses a
@@ -28,14 +27,12 @@ std::deque<shoal_ctx *> &retired() {
   return *contexts;
 }
 
-// Contexts created and not yet destroyed: shmem_finalize releases them.
-std::vector<shoal_ctx *> &live() {
-  static auto *contexts = new std::vector<shoal_ctx *>;
-  return *contexts;
-}
+// Contexts created and not yet destroyed, in the running library's Runtime.
+std::vector<shoal_ctx *> &live() { return g_runtime->live_contexts; }
 
 // Completes a context's operations, gives its worker back to the pool (closed with the pool at
-// shmem_finalize) and keeps the handle among the retired ones. Called with g_pool_mutex held.
+// shmem_finalize) and keeps the handle among the retired ones. Called with Runtime::contexts_mutex
+// held.
 void retire(shoal_ctx *ctx) {
   ctx->worker = nullptr;
   // The quiet left the worker idle and still connected: keep it for the next context.
@@ -47,7 +44,7 @@ void retire(shoal_ctx *ctx) {
 }
 
 // A fresh context object: the oldest retired one when enough are kept, else a new one. Called
-// with g_pool_mutex held.
+// with Runtime::contexts_mutex held.
 shoal_ctx *new_context() {
   auto &old = retired();
   if (old.size() <= kKeptRetired) return new shoal_ctx;
@@ -68,7 +65,7 @@ shoal_ctx *create(long options, shoal_team *team, const char *routine) noexcept 
     // context under SHMEM_THREAD_MULTIPLE. Private and serialized contexts never are.
     const bool shared = (options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED)) == 0;
     const bool multithreaded = shared && rt->thread_level == SHMEM_THREAD_MULTIPLE;
-    std::lock_guard lock(g_pool_mutex);
+    std::lock_guard lock(rt->contexts_mutex);
     std::unique_ptr<ucx::UcxWorker> worker;
     // Without a progress thread only this PE's waits drive its workers, and a wait drives one.
     // Replies to a context's own worker would then pile up while this PE waits (in a collective)
@@ -110,12 +107,12 @@ void destroy(shoal_ctx *ctx, const char *routine) noexcept {
   if (ctx == &shoal_ctx_default)
     fatal(fmt::format("{}: SHMEM_CTX_DEFAULT cannot be destroyed", routine));
   rma::quiet(ctx, routine);  // reports a context destroyed twice
-  std::lock_guard lock(g_pool_mutex);
+  std::lock_guard lock(g_runtime->contexts_mutex);
   retire(ctx);
 }
 
 void destroy_all(const char *routine) noexcept {
-  std::lock_guard lock(g_pool_mutex);
+  std::lock_guard lock(g_runtime->contexts_mutex);
   while (!live().empty()) {
     shoal_ctx *ctx = live().back();
     rma::quiet(ctx, routine);

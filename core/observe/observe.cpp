@@ -15,29 +15,21 @@
 #include "observe/hang.hpp"
 #include "observe/profile.hpp"
 #include "observe/record.hpp"
+#include "observe/state.hpp"
 #include "runtime.hpp"
 #include "team/team.hpp"
 
 namespace shoal::observe {
 
+// Plain globals, not State members: every entry point branches on g_on (observe.hpp), one
+// PC-relative load; start() sets them from the bound State and finish() clears them.
 bool g_on = false;
 bool g_profile = false;
 
 namespace {
 
-// Whether calls are published in this PE's record (hang reports on).
-bool g_publish = false;
-Record *g_record = nullptr;
-// Writers of the record: the threads of this PE (THREAD_MULTIPLE), one at a time.
-std::atomic_flag g_record_lock = ATOMIC_FLAG_INIT;
-
-ProfileRequest g_request;
-struct AtomicCounts {
-  std::atomic<std::uint64_t> calls{0}, bytes{0}, ns{0};
-};
-AtomicCounts g_counts[kFamilies];
-std::mutex g_algorithms_mutex;
-std::map<std::string, std::map<std::string, std::uint64_t>> g_algorithms;
+// The bound state (observe/state.hpp): the running library's, else null.
+State *bound() noexcept { return detail::g_bound; }
 
 // The call this thread is in (the outermost one).
 struct ThreadCall {
@@ -57,16 +49,16 @@ std::uint64_t now_ns() noexcept {
 
 // The record's sequence lock, writer side: seq odd while `write` changes the fields.
 template <typename Write>
-void publish(Write &&write) noexcept {
-  while (g_record_lock.test_and_set(std::memory_order_acquire)) {
+void publish(State &s, Write &&write) noexcept {
+  while (s.record_lock.test_and_set(std::memory_order_acquire)) {
   }
-  Record &r = *g_record;
+  Record &r = *s.record;
   const std::uint64_t seq = __atomic_load_n(&r.seq, __ATOMIC_RELAXED);
   __atomic_store_n(&r.seq, seq + 1, __ATOMIC_RELAXED);
   std::atomic_thread_fence(std::memory_order_release);
   write(r.fields);
   __atomic_store_n(&r.seq, seq + 2, __ATOMIC_RELEASE);
-  g_record_lock.clear(std::memory_order_release);
+  s.record_lock.clear(std::memory_order_release);
 }
 
 void describe_team(shoal_team *t, Fields &f) noexcept {
@@ -88,25 +80,25 @@ void describe_team(shoal_team *t, Fields &f) noexcept {
 
 bool is_collective(Family f) noexcept { return f >= Family::barrier && f <= Family::scan; }
 
-PeProfile snapshot() {
+PeProfile snapshot(State &s) {
   PeProfile p;
   for (int f = 0; f < kFamilies; ++f) {
-    p.families[f].calls = g_counts[f].calls.load(std::memory_order_relaxed);
-    p.families[f].bytes = g_counts[f].bytes.load(std::memory_order_relaxed);
-    p.families[f].ns = g_counts[f].ns.load(std::memory_order_relaxed);
+    p.families[f].calls = s.counts[f].calls.load(std::memory_order_relaxed);
+    p.families[f].bytes = s.counts[f].bytes.load(std::memory_order_relaxed);
+    p.families[f].ns = s.counts[f].ns.load(std::memory_order_relaxed);
   }
-  std::lock_guard lock(g_algorithms_mutex);
-  p.algorithms = g_algorithms;
+  std::lock_guard lock(s.algorithms_mutex);
+  p.algorithms = s.algorithms;
   return p;
 }
 
 // Every PE hands its counters to PE 0 through the bootstrap's key-value store, which needs no
 // symmetric memory and moves nothing through the library's own counted paths.
-void report_profile(Runtime &rt) noexcept {
+void report_profile(Runtime &rt, State &s) noexcept {
   try {
     static unsigned generation = 0;  // a later shmem_init publishes under a new key
     const std::string key = "shoal.profile." + std::to_string(generation++);
-    const std::string text = serialize(snapshot());
+    const std::string text = serialize(snapshot(s));
     if (rt.bootstrap->put(key, text.data(), text.size()) != Status::ok) {
       SMA_LOG_ERROR("core", "SMA_PROFILE: pe {} could not publish its profile", rt.my_pe);
       return;
@@ -127,20 +119,20 @@ void report_profile(Runtime &rt) noexcept {
         return;
       }
     }
-    if (g_request.table) {
+    if (s.request.table) {
       const std::string table = format_table(pes);
       std::fflush(stdout);
       std::fputs(table.c_str(), stderr);
       std::fflush(stderr);
     }
-    if (!g_request.json_path.empty()) {
+    if (!s.request.json_path.empty()) {
       const std::string json = format_json(pes);
-      std::FILE *out = std::fopen(g_request.json_path.c_str(), "w");
+      std::FILE *out = std::fopen(s.request.json_path.c_str(), "w");
       bool written = out != nullptr && std::fputs(json.c_str(), out) >= 0;
       if (out != nullptr && std::fclose(out) != 0) written = false;
       if (!written)
         SMA_LOG_ERROR("core", "SMA_PROFILE: pe 0 cannot write the profile to {}: {}",
-                      g_request.json_path, std::strerror(errno));
+                      s.request.json_path, std::strerror(errno));
     }
   } catch (const std::exception &e) {
     SMA_LOG_ERROR("core", "SMA_PROFILE: pe {}: {}", rt.my_pe, e.what());
@@ -159,8 +151,8 @@ bool enter(Family family, const char *routine, std::size_t bytes, const Detail &
   t.start_ns = now;
   // A collective's number among this PE's calls on its team (counted while observing).
   if (is_collective(family) && d.team != nullptr && team::is_live(d.team)) ++d.team->observed_calls;
-  if (g_publish) {
-    publish([&](Fields &f) {
+  if (State *s = bound(); s != nullptr && s->publish) {
+    publish(*s, [&](Fields &f) {
       f = Fields{};
       f.inside = 1;
       f.family = family;
@@ -199,13 +191,15 @@ bool enter_team(Family family, const char *routine, std::size_t bytes, shoal_tea
 void leave() noexcept {
   ThreadCall &t = t_call;
   t.inside = false;
+  State *s = bound();
+  if (s == nullptr) return;  // the library stopped observing meanwhile
   if (g_profile) {
-    AtomicCounts &c = g_counts[static_cast<int>(t.family)];
+    State::Counts &c = s->counts[static_cast<int>(t.family)];
     c.calls.fetch_add(1, std::memory_order_relaxed);
     c.bytes.fetch_add(t.bytes, std::memory_order_relaxed);
     c.ns.fetch_add(now_ns() - t.start_ns, std::memory_order_relaxed);
   }
-  if (g_publish) publish([](Fields &f) { f.inside = 0; });
+  if (s->publish) publish(*s, [](Fields &f) { f.inside = 0; });
 }
 
 void record_algorithm(const char *collective, const char *algorithm) noexcept {
@@ -217,8 +211,10 @@ void record_algorithm(const char *collective, const char *algorithm) noexcept {
     const std::string family = family_name(t.family);
     std::string label = algorithm;
     if (family != collective) label = std::string(collective) + ":" + algorithm;
-    std::lock_guard lock(g_algorithms_mutex);
-    ++g_algorithms[family][label];
+    State *s = bound();
+    if (s == nullptr) return;
+    std::lock_guard lock(s->algorithms_mutex);
+    ++s->algorithms[family][label];
   } catch (...) {  // a profile that misses a count is better than a job that ends
   }
 }
@@ -238,32 +234,20 @@ bool read_record(const Record *r, Fields &out) noexcept {
 }
 
 void start(Runtime &rt) noexcept {
-  ProfileRequest request;
-  (void)parse_request(rt.config.profile, request);  // checked when the configuration was read
-  g_request = request;
-  for (AtomicCounts &c : g_counts) {
-    c.calls.store(0, std::memory_order_relaxed);
-    c.bytes.store(0, std::memory_order_relaxed);
-    c.ns.store(0, std::memory_order_relaxed);
-  }
-  {
-    std::lock_guard lock(g_algorithms_mutex);
-    g_algorithms.clear();
-  }
-  g_record = reinterpret_cast<Record *>(rt.observe_area);
-  g_publish = rt.config.hang_timeout > 0 && g_record != nullptr;
-  g_profile = request.any();
-  g_on = g_profile || g_publish;
-  if (g_publish) hang::start_watchdog(rt, rt.config.hang_timeout);
+  State &s = *bound();                                // a fresh State, bound by the library
+  (void)parse_request(rt.config.profile, s.request);  // checked when the configuration was read
+  s.record = reinterpret_cast<Record *>(rt.observe_area);
+  s.publish = rt.config.hang_timeout > 0 && s.record != nullptr;
+  g_profile = s.request.any();
+  g_on = g_profile || s.publish;
+  if (s.publish) hang::start_watchdog(rt, rt.config.hang_timeout);
 }
 
 void finish(Runtime &rt) noexcept {
-  if (g_profile) report_profile(rt);
+  if (g_profile) report_profile(rt, *bound());
   hang::stop_watchdog();
   g_on = false;
   g_profile = false;
-  g_publish = false;
-  g_record = nullptr;
 }
 
 }  // namespace shoal::observe

@@ -13,15 +13,12 @@
 #include "log/log.hpp"
 #include "runtime.hpp"
 #include "team/registry.hpp"
+#include "team/state.hpp"
 #include "team/team.hpp"
 
 namespace shoal::team {
 namespace {
-
 using Key = std::tuple<int, int, int>;  // PE_start, stride, PE_size
-std::mutex g_mutex;
-std::map<Key, shoal_team *> g_sets;
-
 }  // namespace
 
 shoal_team *active_set(int PE_start, int logPE_stride, int PE_size, long *pSync,
@@ -46,8 +43,9 @@ shoal_team *active_set(int PE_start, int logPE_stride, int PE_size, long *pSync,
     return nullptr;
   }
   const Key key{PE_start, PE_size == 1 ? 1 : static_cast<int>(stride), PE_size};
-  std::lock_guard lock(g_mutex);
-  if (auto it = g_sets.find(key); it != g_sets.end()) return it->second;
+  State &s = state();
+  std::lock_guard lock(s.active_sets_mutex);
+  if (auto it = s.active_sets.find(key); it != s.active_sets.end()) return it->second;
   auto *team = new shoal_team;
   for (int i = 0; i < PE_size; ++i)
     team->members.push_back(PE_start + static_cast<int>(i * stride));
@@ -55,13 +53,15 @@ shoal_team *active_set(int PE_start, int logPE_stride, int PE_size, long *pSync,
   team->my_pe = team->team_pe(rt->my_pe);
   team->active_set = true;
   add_live(team);
-  g_sets.emplace(key, team);
+  s.active_sets.emplace(key, team);
   return team;
 }
 
 void forget_active_sets() noexcept {
-  std::lock_guard lock(g_mutex);
-  g_sets.clear();  // the teams themselves are freed with every other team
+  if (!bound()) return;
+  State &s = state();
+  std::lock_guard lock(s.active_sets_mutex);
+  s.active_sets.clear();  // the teams themselves are freed with every other team
 }
 
 }  // namespace shoal::team

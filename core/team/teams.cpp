@@ -10,6 +10,7 @@
 #include "rma/rma.hpp"
 #include "runtime.hpp"
 #include "team/registry.hpp"
+#include "team/state.hpp"
 #include "team/team.hpp"
 
 int shoal_team::team_pe(int world) const noexcept {
@@ -18,21 +19,19 @@ int shoal_team::team_pe(int world) const noexcept {
 }
 
 namespace shoal::team {
-namespace {
-std::mutex g_mutex;  // teams may be created and destroyed by several threads
-std::set<const shoal_team *> g_live;
-}  // namespace
-
 void add_live(shoal_team *team) {
-  std::lock_guard lock(g_mutex);
-  g_live.insert(team);
+  State &s = state();
+  std::lock_guard lock(s.mutex);
+  s.live.insert(team);
 }
 
 bool is_live(shmem_team_t team) noexcept {
   if (team == nullptr || g_runtime == nullptr) return false;
   if (team == &shoal_team_world || team == &shoal_team_shared) return true;
-  std::lock_guard lock(g_mutex);
-  return g_live.count(team) != 0;
+  if (!bound()) return false;
+  State &s = state();
+  std::lock_guard lock(s.mutex);
+  return s.live.count(team) != 0;
 }
 
 shoal_team *lookup(shmem_team_t team, const char *routine, InvalidTeam invalid) noexcept {
@@ -63,18 +62,21 @@ void destroy(shmem_team_t team, const char *routine) noexcept {
   }
   if (lookup(team, routine) == nullptr) return;
   {
-    std::lock_guard lock(g_mutex);
-    g_live.erase(team);
+    State &s = state();
+    std::lock_guard lock(s.mutex);
+    s.live.erase(team);
   }
   delete team;  // and with it the collectives' state, which gives the team's slot back
 }
 
 void destroy_all() noexcept {
+  if (!bound()) return;  // nothing made yet (a start that failed early)
   forget_active_sets();
   std::set<const shoal_team *> live;
   {
-    std::lock_guard lock(g_mutex);
-    live.swap(g_live);
+    State &s = state();
+    std::lock_guard lock(s.mutex);
+    live.swap(s.live);
   }
   for (const shoal_team *t : live) delete t;
 }

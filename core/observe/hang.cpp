@@ -162,6 +162,9 @@ void report(Runtime &rt, const Fields &mine, std::uint64_t now, std::size_t time
   // One write: the lines of the report stay together among the other PEs' output.
   (void)!write(STDERR_FILENO, text.data(), text.size());
   note_job_ending();
+  // PEs of other nodes lose their connections to this one as the launcher ends the job; told
+  // first, they wait for it quietly instead of ending the job themselves with another status.
+  if (remote != nullptr) remote->announce_job_end();
   const std::string why = "hang report: PE " + std::to_string(rt.my_pe) + " waited " +
                           std::to_string(timeout) + " s inside " + mine.routine;
   if (rt.bootstrap) rt.bootstrap->abort(kExitStatus, why.c_str());

@@ -10,7 +10,8 @@
 //     no CPU when idle. A waiting application thread hands the worker back drained.
 // One mutex says who drives: the thread holds it only while it progresses and arms the worker,
 // never while it sleeps; a waiting application thread holds it for its whole wait, so the thread,
-// woken by an arrival, blocks on the mutex instead of competing for the worker and the core.
+// woken by an arrival, finds it taken and naps instead of competing for the worker and the core
+// (it never queues for the mutex: the PE's every unlock would then wake it).
 // While the PE keeps waiting inside the library (a communication phase), the thread does not even
 // arm the worker: it naps kLeaseNapMs at a time and arms again once a whole nap passed in which
 // the PE did not wait. A PE that starts computing is served again within that nap.

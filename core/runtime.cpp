@@ -326,6 +326,12 @@ Status Runtime::connect_worker(ucx::UcxWorker &w) {
 void Runtime::stop(bool peers_alive, bool end_session) {
   put_batches.init(*this, false);  // what a PE ending the job had not sent is dropped
   shoal_ctx_default.worker = nullptr;
+  if (peers_alive) {  // after the finalize barrier: every PE is closing, none sends any more
+    worker.peers_finishing();
+    target_worker.peers_finishing();
+    for (auto &pool : spare_workers)
+      for (auto &spare : pool) spare->peers_finishing();
+  }
   for (auto &pool : spare_workers) pool.clear();  // closes them
   worker.close_endpoints();
   if (config.progress_thread) {

@@ -106,6 +106,14 @@ void UcxWorker::on_peer_failure(void *arg, ucp_ep_h, ucs_status_t status) noexce
   peer.owner->lost_pe_.compare_exchange_strong(none, peer.pe, std::memory_order_release);
 }
 
+void UcxWorker::on_lost_peer() noexcept {
+  if (!finishing_.load(std::memory_order_relaxed)) report_lost_peer();
+  const int pe = lost_pe_.exchange(-1, std::memory_order_acq_rel);
+  if (pe >= 0)
+    SMA_LOG_DEBUG("ucx", "the connection to PE {} ended while every PE finalizes ({})", pe,
+                  ucs_status_string(peers_[pe].failure));
+}
+
 // The PEs waiting for the lost one would wait forever, and UCX fails whatever is sent to it: end
 // the job, naming it. The first PE to notice tells the others (announce_job_end), which then
 // keep quiet about the PEs the launcher kills as it ends the job.
@@ -291,8 +299,15 @@ void UcxWorker::close_endpoints() noexcept {
       // Flush mode: every PE closes after the finalize barrier, so nothing but the close itself
       // is in flight; the peer completes it while it progresses its receiving worker (force
       // mode would need peer error handling).
+      // An endpoint whose connection already ended (peers_finishing) closes at once.
       ucp_request_param_t param{};
-      if (wait(ucp_ep_close_nbx(peer.ep, &param), "ucp_ep_close_nbx", kCloseLimitMs) != Status::ok)
+      if (peer.failure != UCS_OK) {
+        param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+        param.flags = UCP_EP_CLOSE_FLAG_FORCE;
+      }
+      if (wait(ucp_ep_close_nbx(peer.ep, &param), "ucp_ep_close_nbx", kCloseLimitMs) !=
+              Status::ok &&
+          peer.failure == UCS_OK)
         SMA_LOG_WARN("ucx", "closing the endpoint to PE {} failed; continuing", pe);
       peer.ep = nullptr;
     }

@@ -57,9 +57,14 @@ class UcxWorker {
     passes_.store(passes_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
     const unsigned events = ucp_worker_progress(worker_);
     if (lost_pe_.load(std::memory_order_relaxed) >= 0) [[unlikely]]
-      report_lost_peer();
+      on_lost_peer();
     return events;
   }
+  // Every PE has passed the finalize barrier and closes its endpoints: from now on a connection
+  // that goes away (a peer closed first, or has exited) is no failure. (Two receiving workers
+  // that send to each other share one TCP connection, which the first of the two to close ends
+  // for both: the other's endpoint then fails while it is still open.)
+  void peers_finishing() noexcept { finishing_.store(true, std::memory_order_relaxed); }
   // How many times progress() ran (exact for a worker one thread drives at a time).
   std::uint64_t passes() const noexcept { return passes_.load(std::memory_order_relaxed); }
   // Tells every connected PE, best effort and within kAnnounceLimitMs, that this PE is ending
@@ -126,7 +131,10 @@ class UcxWorker {
   // The first PE whose endpoint failed (-1: none); set by UCX's peer failure callback, read by
   // progress() once UCX returns.
   std::atomic<int> lost_pe_{-1};
+  std::atomic<bool> finishing_{false};  // peers_finishing()
   static void on_peer_failure(void *arg, ucp_ep_h ep, ucs_status_t status) noexcept;
+  // After peers_finishing(): logs the lost PE at debug level; otherwise report_lost_peer().
+  void on_lost_peer() noexcept;
   [[noreturn]] void report_lost_peer() noexcept;
   bool thread_safe_ = false;
   static constexpr std::size_t kReapThreshold = 1024;

@@ -61,6 +61,13 @@ Status UcxContext::init(int expected_peers, bool one_node, int local_pes) {
     }
     SMA_LOG_DEBUG("ucx", "UCX_TLS={} ({} of {} PEs on this node)", tls, local_pes, expected_peers);
   }
+  // UCX's shared-memory transport fills a pool of 512 receive buffers of 8 KiB per interface
+  // (two per worker) when it starts: 17 MiB of zeroes written per PE, most of the kernel time
+  // of its start, for a transport the library uses only where loads and stores cannot reach
+  // (SMA_SHARED_MEMORY=0, a peer's private globals). Grown 64 at a time, as it needs them.
+  if (std::getenv("UCX_MM_RX_BUFS_GROW") == nullptr &&
+      ucp_config_modify(config, "MM_RX_BUFS_GROW", "64") != UCS_OK)
+    SMA_LOG_DEBUG("ucx", "UCX does not take MM_RX_BUFS_GROW: its default pool stays");
   ucp_params_t params{};
   params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_ESTIMATED_NUM_EPS |
                       UCP_PARAM_FIELD_MT_WORKERS_SHARED;

@@ -4,10 +4,11 @@
 // waiting for this core.
 //
 // Three stages: spin briefly (the answer is usually a few hundred nanoseconds away when every
-// PE has a core), then yield (a runnable peer on this core gets to run), then sleep in short
-// naps. Yielding alone is not enough when PEs outnumber cores: every waiter stays runnable and
-// the scheduler keeps picking waiters; a sleeping waiter leaves the core to the PE that has
-// work. A nap adds at most tens of microseconds to a wait that was already long.
+// PE has a core), then yield (a runnable peer on this core gets to run; while yields come straight
+// back, nobody wants the core and the wait spins between them), then sleep in short naps. Yielding
+// alone is not enough when PEs outnumber cores: every waiter stays runnable and the scheduler keeps
+// picking waiters; a sleeping waiter leaves the core to the PE that has work. A nap adds at most
+// tens of microseconds to a wait that was already long.
 //
 // When the node runs more PEs than this PE has CPUs, the PE we wait for is likely waiting for
 // this very core: then the wait skips the spinning and yields from the start.
@@ -15,6 +16,8 @@
 
 #include <sched.h>
 #include <time.h>
+
+#include <cstdint>
 
 #include "rma/put_batch.hpp"
 #include "transport/progress_thread.hpp"
@@ -47,7 +50,17 @@ class Backoff {
     if (rounds_ <= kSpinRounds) {
       cpu_relax();
     } else if (rounds_ <= kSpinRounds + kYieldRounds) {
+      // A yield that comes straight back found no other task waiting for this CPU: then it
+      // only costs the wait a system call per round (across nodes, half a microsecond of a
+      // ten-microsecond round trip), so spin and look again every kProbeEvery rounds. One that
+      // took long gave the CPU to someone: keep yielding every round.
+      if (free_cpu_ && rounds_ % kProbeEvery != 0) {
+        cpu_relax();
+        return;
+      }
+      const std::uint64_t before = now_ns();
       sched_yield();
+      free_cpu_ = now_ns() - before < kBusyYieldNs;
     } else {
       const timespec nap{0, 20'000};  // 20 us (the kernel's timer slack adds ~50 us)
       nanosleep(&nap, nullptr);
@@ -68,7 +81,16 @@ class Backoff {
     if (oversubscribed()) return kSpinRounds;
     return spans_nodes() ? kSpinRounds - kSpinRoundsAcrossNodes : 0;
   }
+  static std::uint64_t now_ns() noexcept {
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000u +
+           static_cast<std::uint64_t>(t.tv_nsec);
+  }
+  static constexpr unsigned kProbeEvery = 16;
+  static constexpr std::uint64_t kBusyYieldNs = 5'000;
   unsigned rounds_ = 0;
+  bool free_cpu_ = false;  // the last yield came straight back
 };
 
 // Polls of the condition alone before the first pass of UCX progress: a PE on this node usually

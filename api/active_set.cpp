@@ -4,7 +4,7 @@
 // (shoal::team::active_set, which logs and gives null when the set is invalid) and runs the
 // same collective as the team routines. pWrk is not needed: the collectives work in the team's
 // own symmetric scratch. The dispatcher restores pSync before returning.
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <cstddef>
 #include <cstring>

@@ -1,5 +1,5 @@
 // Communication contexts (specification section "Communication Management Routines").
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include "api/export.hpp"
 #include "ctx/context.hpp"

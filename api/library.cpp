@@ -130,7 +130,7 @@ int Library::start(int requested, int *provided) noexcept {
     life->runtime.bootstrap = std::move(session);
     if (const Failure f = start_layers(requested)) {
       const std::string error = "shmem_init: " + f.why();
-      log::logger().error("{}", error);
+      log::write_line(log::Level::error, error);
       set_last_error(error);
       if (life->runtime.bootstrap) life->runtime.bootstrap->abort(1, error.c_str());
       stop_layers(After::failed_start);  // when the abort returns: tear down in order
@@ -150,7 +150,7 @@ int Library::start(int requested, int *provided) noexcept {
     coll::barrier_all("shmem_init");
     return 0;
   } catch (const std::exception &e) {
-    log::logger().error("shmem_init: {}", e.what());
+    log::write(log::Level::error, "shmem_init: ", "{}", e.what());
     if (library_state() != LibraryState::running) end_life();
     return 1;
   }
@@ -179,7 +179,7 @@ void Library::at_exit() noexcept {
       // would be collective: its barrier could complete one that the other PEs wait in for
       // another reason, and the job would hang. So this PE ends unfinalized, and the launcher
       // ends the job.
-      log::logger().error("exiting without calling shmem_finalize");
+      log::write_line(log::Level::error, "exiting without calling shmem_finalize");
       std::fflush(nullptr);
       return;
     }

@@ -1,7 +1,7 @@
 // Symmetric heap management (specification section "Memory Management Routines"). Every call
 // is collective: all PEs make the same calls in the same order, so the deterministic allocator
 // hands out the same offsets everywhere.
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cstdint>

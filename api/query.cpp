@@ -1,5 +1,5 @@
 // Queries: who am I, how many PEs, what can be reached, and the library's identity.
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <cstring>
 

@@ -3,7 +3,7 @@
 #include "atomics/amo.hpp"
 
 #include <ucp/api/ucp.h>
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include "rma/rma.hpp"
 

@@ -44,7 +44,7 @@
 
 #include <cstdint>
 
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include "atomics/amo.hpp"
 #include "rma/rma.hpp"

@@ -1,7 +1,7 @@
 // The non-template part of point-to-point synchronization: validating the comparison operator.
 #include "atomics/p2p_sync.hpp"
 
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <cstdint>
 

@@ -11,7 +11,7 @@
 //                               completed (quiet) before the signal is stored.
 #include "atomics/signal.hpp"
 
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <atomic>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "collectives/call_check.hpp"
 
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <cstdint>
 #include <cstring>

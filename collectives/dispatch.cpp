@@ -1,7 +1,7 @@
 // The collective operations: argument checks, the cases every algorithm would otherwise repeat
 // (teams of one PE and zero-length calls, completed by alone.hpp; collect's exchange of counts),
 // then the algorithm the registry picks, run on the team's channels.
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <cstring>
 #include <numeric>

@@ -2,7 +2,7 @@
 
 #include <dlfcn.h>
 #include <shoal/coll_plugin.h>
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <cctype>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "collectives/registry.hpp"
 
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <array>
 #include <string_view>

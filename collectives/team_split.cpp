@@ -6,7 +6,7 @@
 // live here.
 #include "collectives/team_split.hpp"
 
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <memory>

@@ -52,9 +52,9 @@ bool job_ending() noexcept { return g_job_ending.load(std::memory_order_relaxed)
 
 void fatal(const std::string &message) noexcept {
   if (job_ending())
-    log::logger().debug("after another PE began to end the job: {}", message);
+    log::write(log::Level::debug, "after another PE began to end the job: ", "{}", message);
   else
-    log::logger().error("{}", message);
+    log::write_line(log::Level::error, message);
   end_job(message);
 }
 

@@ -3,7 +3,7 @@
 // every SHMEM_<T>_<OP>_TO_ALL, onto the same team collectives as the C active-set routines.
 // pWrk is not needed (the collectives work in the team's own scratch) and pSync is never
 // touched (fortran.hpp).
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <limits>
 

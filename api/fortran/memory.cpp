@@ -6,7 +6,7 @@
 // with abort nonzero an error ends the job with a message naming the routine instead.
 // Every PE makes the same call (they are collective), so every PE finds the same error and
 // none of them enters the barrier of the heap routine.
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 #include <shmem.h>
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <deque>

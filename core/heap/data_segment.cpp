@@ -1,6 +1,6 @@
 #include "heap/data_segment.hpp"
 
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <link.h>
 #include <sys/mman.h>

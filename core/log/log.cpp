@@ -1,6 +1,7 @@
 #include "log/log.hpp"
 
 #include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -14,6 +15,22 @@ namespace {
 
 std::shared_ptr<spdlog::logger> g_logger;
 std::atomic<int> g_level{static_cast<int>(Level::warn)};
+
+constexpr spdlog::level::level_enum to_spdlog(Level l) {
+  switch (l) {
+    case Level::trace:
+      return spdlog::level::trace;
+    case Level::debug:
+      return spdlog::level::debug;
+    case Level::info:
+      return spdlog::level::info;
+    case Level::warn:
+      return spdlog::level::warn;
+    case Level::error:
+      return spdlog::level::err;
+  }
+  return spdlog::level::err;
+}
 
 std::string prefix(int pe) {
   char host[256] = "?";
@@ -47,14 +64,29 @@ void set_pe(int pe) {
   if (g_logger) apply_pattern(pe);
 }
 
-spdlog::logger &logger() noexcept {
+void write_line(Level level, std::string_view message) noexcept {
   if (!g_logger) init(Level::warn);
-  return *g_logger;
+  g_logger->log(to_spdlog(level), message);
+}
+
+void vwrite(Level level, std::string_view prefix, fmt::string_view format,
+            fmt::format_args args) noexcept {
+  try {
+    fmt::memory_buffer line;
+    line.append(prefix);
+    fmt::vformat_to(fmt::appender(line), format, args);
+    write_line(level, std::string_view(line.data(), line.size()));
+  } catch (...) {  // formatting ran out of memory: nothing to write with
+  }
 }
 
 void report_error(std::string_view subsystem, const std::string &message) noexcept {
   set_last_error(message);
-  if (enabled(Level::error)) logger().log(spdlog::level::err, "{}{}", subsystem, message);
+  if (!enabled(Level::error)) return;
+  try {
+    write_line(Level::error, std::string(subsystem) + message);
+  } catch (...) {
+  }
 }
 
 bool enabled(Level level) noexcept {

@@ -1,6 +1,6 @@
 #include "rma/put_batch.hpp"
 
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <cstring>
 

@@ -1,6 +1,6 @@
 #include "rma/rma.hpp"
 
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <atomic>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #include "rma/store_message.hpp"
 
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <cstring>
 

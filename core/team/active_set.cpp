@@ -4,7 +4,7 @@
 // marked shoal_team::active_set), so any number of distinct sets works, nothing needs agreeing
 // on, and pSync is never written (it is trivially "restored" on return, as the specification
 // requires).
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <map>
 #include <mutex>

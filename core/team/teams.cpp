@@ -1,6 +1,6 @@
 // Team handles: which are alive, lookup with clear errors, and the queries that need no
 // communication (translate, get_config). Creation is in split.cpp, active sets in active_set.cpp.
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <mutex>

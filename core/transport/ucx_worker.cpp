@@ -1,6 +1,6 @@
 #include "transport/ucx_worker.hpp"
 
-#include <spdlog/fmt/fmt.h>
+#include <fmt/format.h>
 
 #include <chrono>
 #include <cstdint>
@@ -124,7 +124,7 @@ void UcxWorker::report_lost_peer() noexcept {
       "reached; ending the job",
       pe, ucs_status_string(peers_[pe].failure), pe);
   if (job_ending()) fatal(message);  // another PE reported first: a consequence, logged quietly
-  log::logger().error("{}", message);
+  log::write_line(log::Level::error, message);
   announce_job_end();
   end_job(message);
 }

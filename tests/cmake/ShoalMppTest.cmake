@@ -11,7 +11,8 @@
 #                      [UCX_TOO]                 # also <name>_ucx_np<k> with SMA_SHARED_MEMORY=0
 #                      [UCX_NP <k...>]           # ... but only for these PE counts
 #                      [SINGLETON]               # also <name>_singleton: run without launcher
-#                      [NO_HARNESS])             # plain program with its own main()
+#                      [NO_HARNESS]              # plain program with its own main()
+#                      [OPTIMIZED])              # compiled at -O1: its own code dominates its runs
 #
 # By default a program is linked with the gtest harness (tests/mpp/mpp_main.cpp), which
 # runs the tests on every PE, prints PE 0's report and the failures of every other PE, and
@@ -30,6 +31,12 @@ set(SHOAL_TEST_TIMEOUT_FACTOR 1 CACHE STRING
 # programs spend their time in the library, which keeps the build type's options.
 set(SHOAL_TEST_COMPILE_OPTIONS "-O0;-g1" CACHE STRING
     "Compile options appended for test programs (a CMake list; empty keeps the build type's)")
+# A program registered OPTIMIZED spends most of its run time in its own code, filling and
+# checking data element by element through the harness's small functions: at -O0 a call each,
+# at -O1 inlined, which makes such a program's runs several times cheaper in CPU for about a
+# second more to compile (it cannot reuse the -O0 precompiled header).
+set(SHOAL_TEST_OPTIMIZED_COMPILE_OPTIONS "-O1;-g1" CACHE STRING
+    "Compile options appended for test programs registered OPTIMIZED (a CMake list)")
 set(SHOAL_TEST_LAUNCHER "" CACHE STRING
     "Launcher for multi-PE tests (empty: the oshrun target of this build)")
 set(SHOAL_TEST_LAUNCHER_ARGS "" CACHE STRING
@@ -121,7 +128,7 @@ function(shoal_add_mpp_runs)
 endfunction()
 
 function(shoal_add_mpp_test)
-  cmake_parse_arguments(PARSE_ARGV 0 A "UCX_TOO;SINGLETON;NO_HARNESS" "NAME;TIMEOUT"
+  cmake_parse_arguments(PARSE_ARGV 0 A "UCX_TOO;SINGLETON;NO_HARNESS;OPTIMIZED" "NAME;TIMEOUT"
                         "SOURCES;NP;UCX_NP;ENV;LABELS;ARGS;LIBS;DEFINES")
   add_executable(${A_NAME} ${A_SOURCES})
   if(A_NO_HARNESS)
@@ -130,12 +137,17 @@ function(shoal_add_mpp_test)
     target_link_libraries(${A_NAME} PRIVATE ${A_LIBS} shoal_mpp_main shoal)
   endif()
   target_include_directories(${A_NAME} PRIVATE ${SHOAL_TEST_TYPES_DIR})
-  target_compile_options(${A_NAME} PRIVATE ${SHOAL_TEST_COMPILE_OPTIONS})
+  if(A_OPTIMIZED)
+    target_compile_options(${A_NAME} PRIVATE ${SHOAL_TEST_OPTIMIZED_COMPILE_OPTIONS})
+  else()
+    target_compile_options(${A_NAME} PRIVATE ${SHOAL_TEST_COMPILE_OPTIONS})
+  endif()
   # A gtest program of C++ sources only parses the common headers from the harness's
-  # precompiled header (tests/CMakeLists.txt); a C source has none to reuse.
+  # precompiled header (tests/CMakeLists.txt); a C source has none to reuse, and an optimized
+  # program cannot use one built without optimization.
   set(not_cxx ${A_SOURCES})
   list(FILTER not_cxx EXCLUDE REGEX "\\.cpp$")
-  if(NOT A_NO_HARNESS AND NOT not_cxx AND TARGET shoal_mpp_main)
+  if(NOT A_NO_HARNESS AND NOT A_OPTIMIZED AND NOT not_cxx AND TARGET shoal_mpp_main)
     target_precompile_headers(${A_NAME} REUSE_FROM shoal_mpp_main)
   endif()
   if(A_DEFINES)

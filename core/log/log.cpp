@@ -82,11 +82,7 @@ void vwrite(Level level, std::string_view prefix, fmt::string_view format,
 
 void report_error(std::string_view subsystem, const std::string &message) noexcept {
   set_last_error(message);
-  if (!enabled(Level::error)) return;
-  try {
-    write_line(Level::error, std::string(subsystem) + message);
-  } catch (...) {
-  }
+  if (enabled(Level::error)) write(Level::error, subsystem, "{}", message);
 }
 
 bool enabled(Level level) noexcept {

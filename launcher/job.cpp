@@ -263,12 +263,14 @@ class Job {
   }
 
   void handle_exits() {
-    const std::vector<PeExit> exits = procs_.reap();
+    const std::vector<PeExit> exits = procs_.exited();
     if (exits.empty()) return;
     // A PE's PMIx_Finalize or PMIx_Abort is queued before PMIx lets it continue, hence before
     // it can exit: taking the queue now makes sure we judge these exits knowing about them.
     handle_host_events();
+    // Judged (and the other PEs told to end) before the reaping, which can block.
     for (const PeExit &e : exits) on_pe_exit(e);
+    procs_.reap(exits);
   }
 
   void on_pe_exit(const PeExit &e) {

@@ -142,24 +142,38 @@ std::vector<pid_t> ProcessGroup::pids() const {
   return out;
 }
 
-std::vector<PeExit> ProcessGroup::reap() {
+std::vector<PeExit> ProcessGroup::exited() const {
   std::vector<PeExit> out;
-  for (Pe &pe : pes_) {
+  for (const Pe &pe : pes_) {
     if (pe.reaped) continue;
     siginfo_t info{};
-    // WNOWAIT: look, but leave the zombie (and so its pid and group id) in place.
     if (::waitid(P_PID, static_cast<id_t>(pe.pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0 ||
         info.si_pid != pe.pid)
       continue;
-    ::kill(-pe.pid, SIGKILL);  // leftovers of this PE; harmless when there are none
+    // The status waitpid will give, built from what waitid saw.
     int status = 0;
-    while (::waitpid(pe.pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    pe.reaped = true;
-    --running_;
+    if (info.si_code == CLD_EXITED)
+      status = (info.si_status & 0xff) << 8;
+    else if (info.si_code == CLD_DUMPED)
+      status = (info.si_status & 0x7f) | 0x80;
+    else
+      status = info.si_status & 0x7f;  // CLD_KILLED
     out.push_back({pe.rank, pe.pid, status});
   }
   return out;
+}
+
+void ProcessGroup::reap(const std::vector<PeExit> &exits) {
+  for (const PeExit &e : exits)
+    for (Pe &pe : pes_) {
+      if (pe.pid != e.pid || pe.reaped) continue;
+      ::kill(-pe.pid, SIGKILL);  // leftovers of this PE; harmless when there are none
+      int status = 0;
+      while (::waitpid(pe.pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      pe.reaped = true;
+      --running_;
+    }
 }
 
 }  // namespace shoal::launcher

@@ -44,10 +44,15 @@ class ProcessGroup {
   // Sends `sig` to the process group of every PE not yet reaped.
   void signal_all(int sig);
 
-  // Reaps every PE that has exited, without blocking. Before reaping a PE, anything still
-  // running in its process group is killed: its pid (the group id) cannot be reused while it
-  // is an unreaped zombie, so this never hits an unrelated process.
-  std::vector<PeExit> reap();
+  // Every PE that has exited and is not reaped yet, with its status, leaving it unreaped
+  // (waitid WNOWAIT), without blocking: the caller can act on the exit, ending the other PEs,
+  // before reap() returns, which the kernel can delay by seconds (release_task invalidating
+  // the PE's /proc entries while another process walks /proc).
+  std::vector<PeExit> exited() const;
+  // Reaps the PEs of `exits` (from exited()). Before reaping a PE, anything still running in
+  // its process group is killed: its pid (the group id) cannot be reused while it is an
+  // unreaped zombie, so this never hits an unrelated process.
+  void reap(const std::vector<PeExit> &exits);
 
   std::size_t running() const { return running_; }
   // Every PE's pid, reaped or not.

@@ -63,7 +63,18 @@ void RuntimeChannel::put_strided(void *dest, const void *source, std::ptrdiff_t 
 void RuntimeChannel::signal(std::uint64_t *counter_here, std::uint64_t value, int peer, void *dest,
                             const void *source, std::size_t bytes, bool stream) noexcept {
   const int pe = world_pe(peer);
-  const rma::Target counter = rma::resolve(counter_here, sizeof value, pe, routine_);
+  rma::Target counter = rma::resolve(counter_here, sizeof value, pe, routine_);
+  // A counter of a mapped peer may still have a message on its way to it: signal_stashed()
+  // always sends one, and the peer's receiving worker sets the counter when it gets to it. A
+  // direct store now would overtake that message: the peer would take the newer value, read
+  // the stash before the data arrived, and the late message would then move the counter back.
+  // Only this PE writes the counter, one step per signal (Channel's counters), so a value more
+  // than one step behind means a message in flight: then this signal follows it as a message.
+  if (counter.direct != nullptr &&
+      __atomic_load_n(reinterpret_cast<const std::uint64_t *>(counter.direct), __ATOMIC_ACQUIRE) +
+              1 <
+          value)
+    counter.direct = nullptr;
   // Small data for a peer reached through UCX travels in the counter's own message.
   const bool in_message = bytes != 0 && counter.direct == nullptr &&
                           bytes <= rma::kStoreMessageMaxBytes && mapped(dest, peer) == nullptr;

@@ -228,6 +228,38 @@ TEST(CollReduce, BackToBackChain) {
   shmem_barrier_all();
 }
 
+// Vectors above a mailbox (kBoxBytes) and of one element in turn, no barriers. Across nodes the
+// larger ones travel as messages even to the PEs of this node (mailbox: into the stash) and the
+// one-element ones as stores there: a store must never overtake the message before it on the
+// same counter (the receiver would read the stash before the data arrived; seen as wrong
+// results whenever the receiving worker dispatched its messages late).
+TEST(CollReduce, MessagesThenStoresOnOneCounter) {
+  constexpr std::size_t kLong = 19;  // 152 B
+  SymBuffer dest(kLong * sizeof(std::uint64_t)), source(kLong * sizeof(std::uint64_t));
+  ASSERT_TRUE(dest && source);
+  for (const TeamCase* t : all_teams()) {
+    if (!t->member || !t->world) continue;
+    for (unsigned step = 0; step < 400; ++step) {
+      const std::size_t n = step % 2 == 0 ? kLong : 1;
+      auto* in = source.as<std::uint64_t>();
+      auto* out = dest.as<std::uint64_t>();
+      for (std::size_t i = 0; i < n; ++i) in[i] = hash3(t->world_pe(t->my), i, 9200 + step);
+      const int rc = shmem_uint64_xor_reduce(t->team, out, in, n);
+      std::vector<std::uint64_t> want(n, 0);
+      for (int j = 0; j < t->size; ++j)
+        for (std::size_t i = 0; i < n; ++i) want[i] ^= hash3(t->world_pe(j), i, 9200 + step);
+      const std::string w =
+          where(("xor_reduce step " + std::to_string(step)).c_str(), *t, "uint64", n);
+      EXPECT_EQ(rc, 0) << w;
+      if (!check_elems(w, out, 0, n, [&](std::size_t i) { return want[i]; })) {
+        ADD_FAILURE() << w;
+        break;
+      }
+    }
+  }
+  shmem_barrier_all();
+}
+
 // Different collectives back to back on the same two buffers, no barriers: reduce, broadcast
 // of the result, fcollect, sum_inscan, alltoall, each result feeding the next.
 TEST(CollReduce, MixedCollectivesBackToBack) {

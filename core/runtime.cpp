@@ -83,7 +83,9 @@ Failure Runtime::start(int requested_thread_level, LibraryAreaBytes library_area
       Status::ok)
     return Failure::because(Status::transport_error,
                             "cannot start: installing the UCX active-message handler failed");
-  if (rma::accept_put_batches(config.progress_thread ? target_worker : worker, *this) != Status::ok)
+  if (rma::accept_put_batches(config.progress_thread ? target_worker : worker, *this) !=
+          Status::ok ||
+      put_batches.accept_answers(worker) != Status::ok)
     return Failure::because(Status::transport_error,
                             "cannot start: installing the UCX active-message handler failed");
   if (Failure f = setup_memory(library_area_bytes(config, n_pes)))
@@ -99,7 +101,7 @@ Failure Runtime::start(int requested_thread_level, LibraryAreaBytes library_area
                             "cannot start: the progress thread failed to start");
   if (Failure f = exchange_and_connect()) return std::move(f).within("cannot start");
 
-  // Combining puts relies on UCX executing AMOs in software (put_batch.hpp).
+  // Combining puts only where every put needs the target's CPU anyway (put_batch.hpp).
   put_batches.init(*this, config.coalesce_puts && !device_atomics_in_job && !multithreaded);
   shoal_ctx_default.worker = &worker;
   shoal_ctx_default.team = &shoal_team_world;

@@ -136,4 +136,21 @@ void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
   }
 }
 
+// Waits for what completes on `worker`, the one this PE sends on (replies to its own
+// operations): that worker every round, other PEs' operations on this PE every
+// kOtherWorkerEvery rounds (as UcxWorker::wait does for a request).
+template <typename Condition>
+void wait_for_replies(ucx::UcxWorker &worker, Condition &&done) noexcept {
+  Backoff backoff;
+  ucx::InboundLease inbound;
+  for (unsigned round = 1; !done(); ++round) {
+    unsigned events = worker.progress();
+    if (round % kOtherWorkerEvery == 0) events += inbound.progress();
+    if (events != 0)
+      backoff.reset();
+    else
+      backoff.idle();
+  }
+}
+
 }  // namespace shoal

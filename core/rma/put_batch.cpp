@@ -10,6 +10,7 @@
 #include "rma/rma.hpp"
 #include "runtime.hpp"
 #include "transport/ucx_worker.hpp"
+#include "wait.hpp"
 
 namespace shoal::rma {
 namespace {
@@ -41,6 +42,15 @@ ucs_status_t on_put_batch(void *arg, const void *, std::size_t, void *data, std:
   if (at != end || !whole)  // only a peer running another build of Shoal could send this
     SMA_LOG_ERROR("rma", "pe {}: dropped the rest of a malformed put batch ({} of {} bytes)",
                   rt.my_pe, end - at, bytes);
+  // The puts are in place: tell the sender (its quiet waits for this).
+  if (ucx::UcxWorker::reply(param, ucx::UcxWorker::kPutBatchAckMessageId) != Status::ok)
+    SMA_LOG_ERROR("rma", "pe {}: cannot answer a put batch; its sender will wait for it", rt.my_pe);
+  return UCS_OK;
+}
+
+ucs_status_t on_answer(void *arg, const void *, std::size_t, void *, std::size_t,
+                       const ucp_am_recv_param_t *) {
+  static_cast<std::atomic<std::uint64_t> *>(arg)->fetch_add(1, std::memory_order_release);
   return UCS_OK;
 }
 
@@ -54,7 +64,16 @@ void PutBatches::init(const Runtime &runtime, bool enabled) {
   for (int pe = 0; pe < runtime.n_pes; ++pe)
     batches_[pe].eligible = pe != runtime.my_pe && !runtime.bootstrap->on_this_node(pe);
   filled_.reserve(static_cast<std::size_t>(runtime.n_pes));
-  ack_word_offset_ = reinterpret_cast<std::uintptr_t>(runtime.library_area) - runtime.heap_base;
+}
+
+Status PutBatches::accept_answers(ucx::UcxWorker &sender) noexcept {
+  sent_ = 0;
+  answered_.store(0, std::memory_order_relaxed);
+  return sender.set_am_handler(ucx::UcxWorker::kPutBatchAckMessageId, on_answer, &answered_);
+}
+
+void PutBatches::wait_answered(ucx::UcxWorker &worker) noexcept {
+  wait_for_replies(worker, [&] { return answered_.load(std::memory_order_acquire) == sent_; });
 }
 
 void PutBatches::add(ucx::UcxWorker &worker, int pe, const Target &target, const void *source,
@@ -88,25 +107,13 @@ void PutBatches::send_now(ucx::UcxWorker &worker, int pe, const char *routine) n
       break;
     }
   if (batch.bytes.empty()) return;
-  // The batch, then a fetching add of 0 whose reply the next quiet waits for (see the header).
+  // The target answers once the puts are in place; the next quiet waits for that.
   if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, nullptr, 0, batch.bytes.data(),
-                     batch.bytes.size()) != Status::ok)
+                     batch.bytes.size(), /*replyable=*/true) != Status::ok)
     fatal(fmt::format("{}: sending combined puts to PE {} failed in UCX (see the message above)",
                       routine, pe));
+  ++sent_;
   batch.bytes.clear();
-  std::uint64_t zero = 0;
-  std::uint64_t *reply = worker.reply_word();
-  ucp_request_param_t param{};
-  param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER;
-  param.datatype = ucp_dt_make_contig(sizeof zero);
-  param.reply_buffer = reply;
-  const ucs_status_ptr_t request =
-      ucp_atomic_op_nbx(worker.ep(pe), UCP_ATOMIC_OP_ADD, &zero, 1,
-                        g_runtime->peers[pe].base[kHeapSegment] + ack_word_offset_,
-                        worker.rkey(pe, kHeapSegment), &param);
-  if (worker.track(request, routine, reply) != Status::ok)
-    fatal(fmt::format("{}: completing combined puts to PE {} failed in UCX (see the message above)",
-                      routine, pe));
 }
 
 Status accept_put_batches(ucx::UcxWorker &receiver, Runtime &runtime) noexcept {

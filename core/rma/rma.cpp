@@ -222,10 +222,18 @@ void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const v
       std::memcpy(local, t.direct, bytes);
     return;
   }
-  if (dir == Direction::put && !blocking && ctx == &shoal_ctx_default &&
-      g_runtime->put_batches.combines(pe, bytes)) {
+  // A blocking word put goes as a swap: no copy into a batch.
+  if (dir == Direction::put && blocking && acknowledged_word(bytes, t, pe)) {
+    send_combined_puts(ctx, pe, routine);
+    return put_acknowledged(ctx, local, bytes, t, pe, routine);
+  }
+  if (dir == Direction::put && ctx == &shoal_ctx_default &&
+      g_runtime->put_batches.combines(pe, bytes, blocking)) {
     ctx->ucx_pending.store(true, std::memory_order_relaxed);
-    return g_runtime->put_batches.add(*ctx->worker, pe, t, local, bytes, routine);
+    g_runtime->put_batches.add(*ctx->worker, pe, t, local, bytes, routine);
+    // A blocking put leaves now, as one on its own would: the program may go on computing.
+    if (blocking) g_runtime->put_batches.send(*ctx->worker, pe, routine);
+    return;
   }
   send_combined_puts(ctx, pe, routine);
   if (dir == Direction::put && acknowledged_word(bytes, t, pe))
@@ -299,7 +307,10 @@ void quiet_ucx(shoal_ctx *ctx, const char *routine) noexcept {
   // The skip-if-nothing-pending shortcut is only sound with one thread per worker: under
   // SHMEM_THREAD_MULTIPLE another thread's quiet may clear the flag before this thread's
   // transfers are covered by a flush, so thread-safe workers always flush.
-  if (ctx == &shoal_ctx_default) g_runtime->put_batches.send_all(*ctx->worker, routine);
+  if (ctx == &shoal_ctx_default) {
+    g_runtime->put_batches.send_all(*ctx->worker, routine);
+    g_runtime->put_batches.wait_answered(*ctx->worker);
+  }
   const bool pending = ctx->ucx_pending.exchange(false, std::memory_order_acq_rel);
   if ((pending || ctx->worker->thread_safe()) && ctx->worker->flush() != Status::ok)
     fatal(fmt::format("{}: completing outstanding transfers failed in UCX", routine));

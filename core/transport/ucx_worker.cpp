@@ -267,12 +267,25 @@ Status UcxWorker::set_am_handler(unsigned id, ucp_am_recv_callback_t handler, vo
 }
 
 Status UcxWorker::am_send(int pe, unsigned id, const void *header, std::size_t header_bytes,
-                          const void *data, std::size_t bytes) noexcept {
+                          const void *data, std::size_t bytes, bool replyable) noexcept {
   ucp_request_param_t param{};
   param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-  param.flags = UCP_AM_SEND_FLAG_EAGER;
+  param.flags = UCP_AM_SEND_FLAG_EAGER | (replyable ? UCP_AM_SEND_FLAG_REPLY : 0);
   return wait(ucp_am_send_nbx(peers_[pe].ep, id, header, header_bytes, data, bytes, &param),
               "ucp_am_send_nbx");
+}
+
+Status UcxWorker::reply(const ucp_am_recv_param_t *param, unsigned id) noexcept {
+  if (!(param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) || param->reply_ep == nullptr)
+    return Status::transport_error;
+  ucp_request_param_t send{};
+  send.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  send.flags = UCP_AM_SEND_FLAG_EAGER;
+  const ucs_status_ptr_t request =
+      ucp_am_send_nbx(param->reply_ep, id, nullptr, 0, nullptr, 0, &send);
+  if (UCS_PTR_IS_ERR(request)) return from_ucs(UCS_PTR_STATUS(request), "ucp_am_send_nbx");
+  if (request != nullptr) ucp_request_free(request);  // released once sent
+  return Status::ok;
 }
 
 Status UcxWorker::flush() noexcept {

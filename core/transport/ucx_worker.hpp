@@ -93,17 +93,22 @@ class UcxWorker {
   std::uint64_t *reply_word();
   void release_reply(std::uint64_t *word) noexcept;
   // Active message ids: 1 the store messages of core/rma, 2 the end of the job, 3 combined
-  // puts (rma/put_batch.hpp).
+  // puts and 4 their acknowledgements (rma/put_batch.hpp).
   static constexpr unsigned kJobEndMessageId = 2;
   static constexpr unsigned kPutBatchMessageId = 3;
+  static constexpr unsigned kPutBatchAckMessageId = 4;
   // Active messages. set_am_handler() installs the function that runs for messages `id`
   // arriving at this worker (in whichever thread progresses it); install it before any peer
   // can send. am_send() sends one to PE pe's receiving worker through the eager protocol (the
   // handler sees the data in place, never a rendezvous) and returns once header and data may
   // be reused; no remote completion, no reply.
   Status set_am_handler(unsigned id, ucp_am_recv_callback_t handler, void *arg) noexcept;
+  // `replyable`: the handler may answer with reply() (UCX then tells it the sender).
   Status am_send(int pe, unsigned id, const void *header, std::size_t header_bytes,
-                 const void *data, std::size_t bytes) noexcept;
+                 const void *data, std::size_t bytes, bool replyable = false) noexcept;
+  // From a handler of a replyable message: sends an empty message `id` back to the worker that
+  // sent it, without waiting (UCX completes and releases it as the receiving worker progresses).
+  static Status reply(const ucp_am_recv_param_t *param, unsigned id) noexcept;
   // Completes every operation issued on this worker (remote completion).
   Status flush() noexcept;
   // Orders operations issued before against those issued after.

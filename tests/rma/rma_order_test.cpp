@@ -360,10 +360,12 @@ TEST(PeQuiet, CompletesPutsToThatPe) {
 }
 
 // Combined puts (rma/put_batch.hpp): nonblocking puts of up to 256 bytes to a PE of another
-// node travel in one message per PE. PE i puts pieces of every size from 1 to 256 bytes, at
-// odd offsets, into PE i+1's heap and globals -- more than one batch holds, so batches also
-// leave on their own -- quiets, then raises a flag on PE i+2, which must read every byte from
-// PE i+1. On one node (or with shared memory) the same calls take the other paths.
+// node travel in one message per PE, blocking ones in one message each, and the quiet waits
+// for the target's answers. PE i puts pieces of every size from 1 to 256 bytes, at odd
+// offsets, into PE i+1's heap and globals -- more than one batch holds, so batches also leave
+// on their own -- quiets, then raises a flag on PE i+2, which must read every byte from PE
+// i+1. Odd rounds put nonblocking, even rounds blocking. On one node (or with shared memory)
+// the same calls take the other paths.
 namespace {
 constexpr std::size_t kCombinedBytes = 40000;
 unsigned char global_combined[kCombinedBytes];
@@ -390,7 +392,10 @@ TEST(CombinedPuts, EverySizeVisibleToThirdPe) {
     for (unsigned char* t : targets) {
       std::size_t at = 1;
       for (std::size_t len = 1; len <= 256 && at + len < kCombinedBytes; ++len) {
-        shmem_putmem_nbi(t + at, src.data() + at, len, next);
+        if (round % 2 == 1)
+          shmem_putmem_nbi(t + at, src.data() + at, len, next);
+        else
+          shmem_putmem(t + at, src.data() + at, len, next);
         at += len + 1;
       }
       end = at;

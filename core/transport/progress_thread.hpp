@@ -13,9 +13,8 @@
 // woken by an arrival, finds it taken and naps instead of competing for the worker and the core
 // (it never queues for the mutex: the PE's every unlock would then wake it).
 // While the PE keeps waiting inside the library (a communication phase), the thread does not even
-// arm the worker: it naps, kLeaseNapMs at first and twice as long after each nap in which the PE
-// waited, up to kLongestLeaseNapMs, and arms again once a whole nap passed in which the PE did
-// not wait. A PE that starts computing is served again within two naps.
+// arm the worker: it naps kLeaseNapMs at a time and arms again once a whole nap passed in which
+// the PE did not wait. A PE that starts computing is served again within that nap.
 #pragma once
 
 #include <atomic>
@@ -47,7 +46,6 @@ class ProgressThread {
   void run() noexcept;
 
   static constexpr int kLeaseNapMs = 1;
-  static constexpr int kLongestLeaseNapMs = 4;
   // Even armed, the thread looks at the worker this often: should UCX ever signal no event for
   // an arrival, a peer waits for it this long instead of forever.
   static constexpr int kWatchdogMs = 100;
@@ -58,9 +56,6 @@ class ProgressThread {
   std::mutex drive_;  // held by whoever progresses the receiving worker
   // Bumped by application threads as they wait inside the library (InboundLease).
   std::atomic<std::uint64_t> pe_waits_{0};
-  // The thread armed the worker and sleeps until it signals an arrival (true from the arming,
-  // under drive_, until the thread wakes), rather than napping blind.
-  std::atomic<bool> asleep_on_worker_{false};
   std::thread thread_;
   static std::atomic<ProgressThread *> running_;
 };
@@ -80,17 +75,17 @@ class InboundLease {
   InboundLease &operator=(const InboundLease &) = delete;
   ~InboundLease() {
     if (owner_) {
-      // Hand the worker back drained when the thread sleeps on its descriptor: an arrival the
-      // last pass read from a socket but did not dispatch would leave the socket quiet, and
-      // the thread would not learn of it until its watchdog (a peer's flush waits that long
-      // for an operation this PE holds). A thread that naps blind progresses the worker
-      // before it arms it again, within kLeaseNapMs: then the PE goes on at once (the drain,
-      // a pass over a TCP worker per wait, was most of what the thread cost a 2-PE barrier
-      // across hosts: 9.3 us against 8.6 without the thread). Taken to send only, and nothing
-      // progressed it meanwhile: nothing to drain either.
-      const bool drain = owner_->asleep_on_worker_.load(std::memory_order_relaxed) &&
-                         !(sent_only_ && owner_->worker_->passes() == passes_at_hold_);
-      for (int pass = 0; drain && pass < kDrainPasses && owner_->worker_->progress() != 0; ++pass) {
+      // Taken to send only, and nothing progressed it meanwhile: nothing to drain.
+      if (sent_only_ && owner_->worker_->passes() == passes_at_hold_) {
+        owner_->drive_.unlock();
+        held_here_ = false;
+        return;
+      }
+      // Hand the worker back drained: an arrival the last pass read from a socket but did
+      // not dispatch would leave the socket quiet, and the thread, asleep on the worker's
+      // descriptor, would never learn of it (a lost wake-up: a peer's flush then waits
+      // forever on an operation this PE holds).
+      for (int pass = 0; pass < kDrainPasses && owner_->worker_->progress() != 0; ++pass) {
       }
       owner_->drive_.unlock();
       held_here_ = false;

@@ -141,6 +141,7 @@ void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
 // kOtherWorkerEvery rounds (as UcxWorker::wait does for a request).
 template <typename Condition>
 void wait_for_replies(ucx::UcxWorker &worker, Condition &&done) noexcept {
+  if (done()) return;  // no lease: the progress thread would take this PE for a waiting one
   Backoff backoff;
   ucx::InboundLease inbound;
   for (unsigned round = 1; !done(); ++round) {

@@ -146,7 +146,7 @@ void wait_for_replies(ucx::UcxWorker &worker, Condition &&done) noexcept {
   ucx::InboundLease inbound;
   for (unsigned round = 1; !done(); ++round) {
     unsigned events = worker.progress();
-    if (round % kOtherWorkerEvery == 0) events += inbound.progress();
+    if (round % kOtherWorkerEvery == 1) events += inbound.progress();
     if (events != 0)
       backoff.reset();
     else

@@ -59,7 +59,11 @@ void ProgressThread::run() noexcept {
       pe_in_library = waits != waits_seen;
       waits_seen = waits;
       // Arm the worker; if events arrived meanwhile it says busy and we progress again.
-      if (!pe_in_library) armed = worker_->arm();
+      if (!pe_in_library) {
+        armed = worker_->arm();
+        // Set while the worker is ours: a lease that takes it next sees it (see ~InboundLease).
+        asleep_on_worker_.store(armed == UCS_OK, std::memory_order_relaxed);
+      }
     }
     if (armed == UCS_ERR_BUSY) continue;
     // Without this thread no peer's operation on this PE completes: the peers would hang.
@@ -72,6 +76,7 @@ void ProgressThread::run() noexcept {
     if (poll(fds, watched, pe_in_library ? kLeaseNapMs : kWatchdogMs) < 0 && errno != EINTR)
       fatal("the progress thread of pe " + std::to_string(pe_) + " failed: poll: " +
             std::strerror(errno) + "; ending the job, since peers would wait for it forever");
+    asleep_on_worker_.store(false, std::memory_order_relaxed);
     if (fds[0].revents & POLLIN) return;
   }
 }

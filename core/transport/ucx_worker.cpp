@@ -167,9 +167,10 @@ Status UcxWorker::wait(ucs_status_ptr_t request, const char *what, unsigned limi
   for (unsigned round = 1; (status = ucp_request_check_status(request)) == UCS_INPROGRESS;
        ++round) {
     // What we wait for completes on this worker; other PEs' operations on this PE are served
-    // every kOtherWorkerEvery rounds (each pass over a TCP worker is a system call).
+    // every kOtherWorkerEvery rounds (each pass over a TCP worker is a system call), from the
+    // first: what arrived since this PE's last wait is served while the request travels.
     unsigned events = progress();
-    if (round % kOtherWorkerEvery == 0) events += inbound.progress();
+    if (round % kOtherWorkerEvery == 1) events += inbound.progress();
     if (events != 0)
       backoff.reset();
     else

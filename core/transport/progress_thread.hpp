@@ -13,8 +13,9 @@
 // woken by an arrival, finds it taken and naps instead of competing for the worker and the core
 // (it never queues for the mutex: the PE's every unlock would then wake it).
 // While the PE keeps waiting inside the library (a communication phase), the thread does not even
-// arm the worker: it naps kLeaseNapMs at a time and arms again once a whole nap passed in which
-// the PE did not wait. A PE that starts computing is served again within that nap.
+// arm the worker: it naps, kLeaseNapMs at first and twice as long after each nap in which the PE
+// waited, up to kLongestLeaseNapMs, and arms again once a whole nap passed in which the PE did
+// not wait. A PE that starts computing is served again within two naps.
 #pragma once
 
 #include <atomic>
@@ -46,6 +47,7 @@ class ProgressThread {
   void run() noexcept;
 
   static constexpr int kLeaseNapMs = 1;
+  static constexpr int kLongestLeaseNapMs = 4;
   // Even armed, the thread looks at the worker this often: should UCX ever signal no event for
   // an arrival, a peer waits for it this long instead of forever.
   static constexpr int kWatchdogMs = 100;

@@ -137,8 +137,9 @@ void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
 }
 
 // Waits for what completes on `worker`, the one this PE sends on (replies to its own
-// operations): that worker every round, other PEs' operations on this PE every
-// kOtherWorkerEvery rounds (as UcxWorker::wait does for a request).
+// operations, a request in UcxWorker::wait): that worker every round, other PEs' operations on
+// this PE in the first round (what arrived since this PE's last wait is served while its own
+// request travels) and every kOtherWorkerEvery after.
 template <typename Condition>
 void wait_for_replies(ucx::UcxWorker &worker, Condition &&done) noexcept {
   if (done()) return;  // no lease: the progress thread would take this PE for a waiting one

@@ -160,28 +160,21 @@ void UcxWorker::announce_job_end() noexcept {
 Status UcxWorker::wait(ucs_status_ptr_t request, const char *what, unsigned limit_ms) noexcept {
   if (request == nullptr) return Status::ok;
   if (UCS_PTR_IS_ERR(request)) return from_ucs(UCS_PTR_STATUS(request), what);
-  ucs_status_t status;
-  Backoff backoff;       // the PE (or progress thread) we wait for may need this core
-  InboundLease inbound;  // serve other PEs' operations on this PE while waiting
+  ucs_status_t status = UCS_INPROGRESS;
+  bool abandoned = false;
+  unsigned checks = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limit_ms);
-  for (unsigned round = 1; (status = ucp_request_check_status(request)) == UCS_INPROGRESS;
-       ++round) {
-    // What we wait for completes on this worker; other PEs' operations on this PE are served
-    // every kOtherWorkerEvery rounds (each pass over a TCP worker is a system call), from the
-    // first: what arrived since this PE's last wait is served while the request travels.
-    unsigned events = progress();
-    if (round % kOtherWorkerEvery == 1) events += inbound.progress();
-    if (events != 0)
-      backoff.reset();
-    else
-      backoff.idle();
-    if (limit_ms != 0 && round % 1024 == 0 && std::chrono::steady_clock::now() > deadline) {
-      ucp_request_free(request);
-      SMA_LOG_WARN("ucx", "{} did not complete within {} ms; abandoned", what, limit_ms);
-      return Status::transport_error;
-    }
-  }
+  wait_for_replies(*this, [&] {
+    if ((status = ucp_request_check_status(request)) != UCS_INPROGRESS) return true;
+    if (limit_ms != 0 && ++checks % 1024 == 0 && std::chrono::steady_clock::now() > deadline)
+      abandoned = true;
+    return abandoned;
+  });
   ucp_request_free(request);
+  if (abandoned) {
+    SMA_LOG_WARN("ucx", "{} did not complete within {} ms; abandoned", what, limit_ms);
+    return Status::transport_error;
+  }
   return from_ucs(status, what);
 }
 

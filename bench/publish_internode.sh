@@ -34,6 +34,12 @@ mapfile -t pngs < <("$here/plot_suite.sh" "$medians" "$charts")
   echo "PEs per host the collectives also measure the scheduler. How to reproduce: the commands at"
   echo "the top of \`bench/publish_internode.sh\` (\`bench/README.md\`, \"Across hosts\")."
   echo
+  echo "Small-message latencies on this machine take one of two values run by run, for both"
+  echo "libraries alike (a blocking get of 8 B: about 11 us or about 13.7 us; which vCPU each PE"
+  echo "lands on is part of it). A ratio near 1.25 or 0.8 in a row of one-message operations"
+  echo "usually means the two libraries' medians fell in different modes: the tables give each"
+  echo "median with its runs' spread."
+  echo
   echo "## Targets of issue 15"
   echo
   awk -F, -f "$here/targets_internode.awk" "$medians"

@@ -1,5 +1,6 @@
 #include "collectives/runtime_channel.hpp"
 
+#include <atomic>
 #include <cstring>
 
 #include "collectives/slot.hpp"
@@ -15,6 +16,12 @@ namespace shoal::coll {
 
 // The algorithms' limit must fit the runtime's stash buffers.
 static_assert(kStashMaxBytes <= rma::kStashMaxBytes);
+
+namespace {
+// Whether signal_stashed() ever sent a message to a counter this PE also reaches with stores
+// (see RuntimeChannel::signal).
+std::atomic<bool> stashed_to_mapped_peers{false};
+}  // namespace
 
 RuntimeChannel::RuntimeChannel(shoal_team &team, const char *routine) noexcept
     : Channel(team.my_pe, team.n_pes, channel_slot(team),
@@ -70,7 +77,10 @@ void RuntimeChannel::signal(std::uint64_t *counter_here, std::uint64_t value, in
   // the stash before the data arrived, and the late message would then move the counter back.
   // Only this PE writes the counter, one step per signal (Channel's counters), so a value more
   // than one step behind means a message in flight: then this signal follows it as a message.
-  if (counter.direct != nullptr &&
+  // Only teams that span nodes stash (mailbox reductions, cache_line broadcasts): elsewhere
+  // the look, a cache line from the peer's core, is skipped (it made a 2-PE barrier on one
+  // node 0.46 us instead of 0.28).
+  if (counter.direct != nullptr && stashed_to_mapped_peers.load(std::memory_order_relaxed) &&
       __atomic_load_n(reinterpret_cast<const std::uint64_t *>(counter.direct), __ATOMIC_ACQUIRE) +
               1 <
           value)
@@ -107,6 +117,9 @@ void RuntimeChannel::order_before_message(int peer, bool counter_mapped, bool st
 void RuntimeChannel::signal_stashed(std::uint64_t *word_here, std::uint64_t value, int peer,
                                     const void *place, const void *source, std::size_t bytes,
                                     bool stream) noexcept {
+  if (!stashed_to_mapped_peers.load(std::memory_order_relaxed) &&
+      mapped(word_here, peer) != nullptr)
+    stashed_to_mapped_peers.store(true, std::memory_order_relaxed);
   order_before_message(peer, /*counter_mapped=*/false, stream);
   rma::stash_then_store(place, source, bytes, word_here, value, world_pe(peer), routine_, stream);
 }

@@ -45,10 +45,11 @@ namespace shoal::rma {
 
 struct Target;
 
-// The largest nonblocking put that is combined, the largest blocking one (it leaves at once:
-// one message instead of a UCX put and flush, up to where the copy costs more than the
-// flush's round trip), and the size at which a batch leaves on its own.
-inline constexpr std::size_t kBatchedPutMax = 256;
+// The largest nonblocking put that is combined (a copy of 2 KiB costs far less than the
+// system call it saves; put_bw with 2 KiB puts across namespace hosts 207 -> 737 MB/s when
+// raised from 256 B), the largest blocking one (it leaves at once: one message instead of a
+// UCX put and flush), and the size at which a batch leaves on its own.
+inline constexpr std::size_t kBatchedPutMax = 2048;
 inline constexpr std::size_t kBatchedBlockingPutMax = 4096;
 inline constexpr std::size_t kBatchBytes = 8192;
 

@@ -359,16 +359,25 @@ TEST(PeQuiet, CompletesPutsToThatPe) {
   shmem_barrier_all();
 }
 
-// Combined puts (rma/put_batch.hpp): nonblocking puts of up to 256 bytes to a PE of another
-// node travel in one message per PE, blocking ones in one message each, and the quiet waits
-// for the target's answers. PE i puts pieces of every size from 1 to 256 bytes, at odd
-// offsets, into PE i+1's heap and globals -- more than one batch holds, so batches also leave
-// on their own -- quiets, then raises a flag on PE i+2, which must read every byte from PE
-// i+1. Odd rounds put nonblocking, even rounds blocking. On one node (or with shared memory)
-// the same calls take the other paths.
+// Combined puts (rma/put_batch.hpp): nonblocking puts of up to 2 KiB to a PE of another node
+// travel in one message per PE, blocking ones of up to 4 KiB in one message each, and the
+// quiet waits for the target's answers. PE i puts pieces of every size from 1 to 256 bytes
+// and some larger ones on both sides of those limits, at odd offsets, into PE i+1's heap and
+// globals -- more than one batch holds, so batches also leave on their own -- quiets, then
+// raises a flag on PE i+2, which must read every byte from PE i+1. Odd rounds put
+// nonblocking, even rounds blocking. On one node (or with shared memory) the same calls take
+// the other paths.
 namespace {
-constexpr std::size_t kCombinedBytes = 40000;
+constexpr std::size_t kCombinedBytes = 56000;
 unsigned char global_combined[kCombinedBytes];
+
+std::vector<std::size_t> combined_piece_lengths() {
+  std::vector<std::size_t> out;
+  for (std::size_t len = 1; len <= 256; ++len) out.push_back(len);
+  for (std::size_t len : {257, 511, 1000, 1024, 2047, 2048, 2049, 4095, 4096, 4097})
+    out.push_back(len);
+  return out;
+}
 }  // namespace
 
 TEST(CombinedPuts, EverySizeVisibleToThirdPe) {
@@ -386,19 +395,21 @@ TEST(CombinedPuts, EverySizeVisibleToThirdPe) {
     for (std::size_t i = 0; i < kCombinedBytes; ++i)
       src[i] = fill_value<unsigned char>(me(), i + round);
     const int next = (me() + 1) % n;
-    // Pieces of 1..256 bytes back to back from offset 1 (so most are unaligned), with a gap of
-    // one untouched byte after each.
-    std::size_t end = 0;
+    // The pieces back to back from offset 1 (so most are unaligned), with a gap of one
+    // untouched byte after each.
+    const std::vector<std::size_t> lengths = combined_piece_lengths();
+    std::size_t end = 1;
+    for (std::size_t len : lengths) end += len + 1;
+    ASSERT_LE(end, kCombinedBytes);
     for (unsigned char* t : targets) {
       std::size_t at = 1;
-      for (std::size_t len = 1; len <= 256 && at + len < kCombinedBytes; ++len) {
+      for (std::size_t len : lengths) {
         if (round % 2 == 1)
           shmem_putmem_nbi(t + at, src.data() + at, len, next);
         else
           shmem_putmem(t + at, src.data() + at, len, next);
         at += len + 1;
       }
-      end = at;
     }
     shmem_quiet();
     shmem_long_p(flag.get(), round, (me() + 2) % n);
@@ -408,7 +419,7 @@ TEST(CombinedPuts, EverySizeVisibleToThirdPe) {
     for (unsigned char* t : targets) {
       shmem_getmem(got.data(), t, end, (me() + n - 1) % n);
       std::size_t at = 1, bad = 0, first_bad = 0;
-      for (std::size_t len = 1; len <= 256 && at + len < kCombinedBytes; ++len) {
+      for (std::size_t len : lengths) {
         for (std::size_t i = at; i < at + len; ++i)
           if (got[i] != fill_value<unsigned char>(origin, i + round) && bad++ == 0) first_bad = i;
         if (got[at + len] != 0 && bad++ == 0) first_bad = at + len;  // the gap stays untouched

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "log/log.hpp"
+#include "transport/tcp_segments.hpp"
 
 namespace shoal::ucx {
 
@@ -46,6 +47,23 @@ const char *transports(bool one_node, int local_pes) {
   return small_shm ? "^posix" : nullptr;
 }
 
+// Larger pieces for UCX's TCP transport (transport/tcp_segments.hpp), unless the user sized
+// either buffer or UCX will not open TCP (a setting no transport takes draws a warning).
+void set_tcp_segments(ucp_config_t *config, const char *tls) {
+  if (std::getenv("UCX_TCP_TX_SEG_SIZE") != nullptr ||
+      std::getenv("UCX_TCP_RX_SEG_SIZE") != nullptr ||
+      !ucx_opens_tcp(tls, std::getenv("UCX_NET_DEVICES"), network_interface_usable))
+    return;
+  for (const UcxSetting &setting : kTcpSegmentSettings) {
+    if (ucp_config_modify(config, setting.name, setting.value) != UCS_OK) {
+      SMA_LOG_DEBUG("ucx", "UCX does not take {}: its TCP buffers stay as they are", setting.name);
+      return;
+    }
+  }
+  SMA_LOG_DEBUG("ucx", "UCX_TCP_TX_SEG_SIZE and UCX_TCP_RX_SEG_SIZE: {}",
+                kTcpSegmentSettings[0].value);
+}
+
 }  // namespace
 
 Status UcxContext::init(int expected_peers, bool one_node, int local_pes) {
@@ -53,7 +71,9 @@ Status UcxContext::init(int expected_peers, bool one_node, int local_pes) {
   SMA_TRY(from_ucs(ucp_config_read(nullptr, nullptr, &config), "ucp_config_read"));
   // Without a one-node set, UCX also brings up its TCP transport, which listens on every
   // network address of the machine although no peer will ever connect to it.
-  if (const char *tls = std::getenv("UCX_TLS") ? nullptr : transports(one_node, local_pes)) {
+  const char *user_tls = std::getenv("UCX_TLS");
+  const char *tls = user_tls != nullptr ? user_tls : transports(one_node, local_pes);
+  if (user_tls == nullptr && tls != nullptr) {
     const ucs_status_t rc = ucp_config_modify(config, "TLS", tls);
     if (rc != UCS_OK) {
       ucp_config_release(config);
@@ -61,6 +81,7 @@ Status UcxContext::init(int expected_peers, bool one_node, int local_pes) {
     }
     SMA_LOG_DEBUG("ucx", "UCX_TLS={} ({} of {} PEs on this node)", tls, local_pes, expected_peers);
   }
+  set_tcp_segments(config, tls);
   // UCX's shared-memory transport fills a pool of 512 receive buffers of 8 KiB per interface
   // (two per worker) when it starts: 17 MiB of zeroes written per PE, most of the kernel time
   // of its start, for a transport the library uses only where loads and stores cannot reach

@@ -24,13 +24,24 @@ struct Record {
 };
 constexpr std::size_t padded(std::size_t bytes) noexcept { return (bytes + 7) & ~std::size_t{7}; }
 
-ucs_status_t on_put_batch(void *arg, const void *, std::size_t, void *data, std::size_t bytes,
-                          const ucp_am_recv_param_t *param) {
+// A message of puts: records with their bytes, or one put whose record is the header (a
+// put too large for a batch, sent from the caller's buffer).
+ucs_status_t on_put_batch(void *arg, const void *header, std::size_t header_bytes, void *data,
+                          std::size_t bytes, const ucp_am_recv_param_t *param) {
   const auto &rt = *static_cast<const Runtime *>(arg);
   const auto *at = static_cast<const std::byte *>(data);
   const std::byte *const end = at + bytes;
   const bool whole = !(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV);
-  while (whole && end - at >= static_cast<std::ptrdiff_t>(sizeof(Record))) {
+  if (whole && header_bytes == sizeof(Record)) {
+    Record r;
+    std::memcpy(&r, header, sizeof r);
+    if (std::byte *dest = local_range(rt, r.segment, r.offset, r.bytes);
+        dest != nullptr && r.bytes == bytes) {
+      copy_for_peer(dest, at, bytes);
+      at = end;
+    }
+  }
+  while (whole && header_bytes == 0 && end - at >= static_cast<std::ptrdiff_t>(sizeof(Record))) {
     Record r;
     std::memcpy(&r, at, sizeof r);
     at += sizeof r;
@@ -79,14 +90,26 @@ void PutBatches::wait_answered(ucx::UcxWorker &worker) noexcept {
 void PutBatches::add(ucx::UcxWorker &worker, int pe, const Target &target, const void *source,
                      std::size_t bytes, const char *routine) noexcept {
   Batch &batch = batches_[pe];
+  const Record r{target.remote - g_runtime->peers[pe].base[target.segment],
+                 static_cast<std::uint32_t>(bytes), static_cast<std::uint32_t>(target.segment)};
   const std::size_t record_bytes = sizeof(Record) + padded(bytes);
   if (batch.bytes.size() + record_bytes > kBatchBytes) send_now(worker, pe, routine);
+  if (record_bytes > kBatchBytes) {
+    // Too large for a batch (a blocking put): on its own, from the caller's buffer, which the
+    // send has copied or sent when it returns; answered like a batch.
+    if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, source, bytes,
+                       /*replyable=*/true) != Status::ok)
+      fatal(
+          fmt::format("{}: sending a put of {} bytes to PE {} failed in UCX (see the message "
+                      "above)",
+                      routine, bytes, pe));
+    ++sent_;
+    return;
+  }
   if (batch.bytes.empty()) {
     if (batch.bytes.capacity() == 0) batch.bytes.reserve(kBatchBytes);
     filled_.push_back(pe);
   }
-  const Record r{target.remote - g_runtime->peers[pe].base[target.segment],
-                 static_cast<std::uint32_t>(bytes), static_cast<std::uint32_t>(target.segment)};
   const std::size_t at = batch.bytes.size();
   batch.bytes.resize(at + record_bytes);
   std::memcpy(batch.bytes.data() + at, &r, sizeof r);

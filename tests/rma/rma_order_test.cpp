@@ -360,21 +360,23 @@ TEST(PeQuiet, CompletesPutsToThatPe) {
 }
 
 // Combined puts (rma/put_batch.hpp): nonblocking puts of up to 2 KiB to a PE of another node
-// travel in one message per PE, blocking ones of up to 4 KiB in one message each, and the
-// quiet waits for the target's answers. PE i puts pieces of every size from 1 to 256 bytes
+// travel in one message per PE, blocking ones of up to 64 KiB in one message each (those above
+// a batch's 8 KiB from the caller's buffer), and the quiet waits for the target's answers.
+// PE i puts pieces of every size from 1 to 256 bytes
 // and some larger ones on both sides of those limits, at odd offsets, into PE i+1's heap and
 // globals -- more than one batch holds, so batches also leave on their own -- quiets, then
 // raises a flag on PE i+2, which must read every byte from PE i+1. Odd rounds put
 // nonblocking, even rounds blocking. On one node (or with shared memory) the same calls take
 // the other paths.
 namespace {
-constexpr std::size_t kCombinedBytes = 56000;
+constexpr std::size_t kCombinedBytes = 300000;
 unsigned char global_combined[kCombinedBytes];
 
 std::vector<std::size_t> combined_piece_lengths() {
   std::vector<std::size_t> out;
   for (std::size_t len = 1; len <= 256; ++len) out.push_back(len);
-  for (std::size_t len : {257, 511, 1000, 1024, 2047, 2048, 2049, 4095, 4096, 4097})
+  for (std::size_t len : {257, 511, 1000, 1024, 2047, 2048, 2049, 4095, 4096, 4097, 8175, 8176,
+                          8177, 16384, 65535, 65536, 65537})
     out.push_back(len);
   return out;
 }

@@ -7,10 +7,17 @@
 # slurmd, slurm-client and slurm-wlm-basic-plugins (mpi_pmix_v4.so) are the real Slurm that
 # tests/slurm runs (issue 20). The daemons are started by the tests only: the packages' systemd
 # units are not used.
+# --bench also installs what the benchmarks of bench/ compare and plot with: OSHMEM's compiler
+# wrappers (libopenmpi-dev: oshcc) and gnuplot-nox. The tests need neither.
 set -euo pipefail
 packages=(build-essential gfortran cmake pkg-config python3 libucx-dev libpmix-dev libspdlog-dev
           libgtest-dev openmpi-bin iproute2 clang-format slurmctld slurmd slurm-client
           slurm-wlm-basic-plugins)
+case "${1:-}" in
+  "") ;;
+  --bench) packages+=(libopenmpi-dev gnuplot-nox) ;;
+  *) echo "usage: $0 [--bench]" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -8,7 +8,11 @@
 //   data via UCX, signal
 //   a CPU atomic here        -> (data in the data segment of a PE on this node, signal in its
 //                               heap) a UCX fence cannot order a later CPU store, so the put is
-//                               completed (quiet) before the signal is stored.
+//                               completed (quiet) before the signal is stored;
+//   a PE of another node,
+//   AMOs in software there   -> one message carries both (up to 64 KiB of data), and the
+//                               target's handler copies the data, then updates the signal with a
+//                               CPU atomic (PutBatches::put_signal).
 #include "atomics/signal.hpp"
 
 #include <fmt/format.h>
@@ -16,7 +20,9 @@
 #include <atomic>
 #include <cstdint>
 
+#include "rma/put_batch.hpp"
 #include "rma/rma.hpp"
+#include "runtime.hpp"
 #include "status.hpp"
 #include "wait.hpp"
 
@@ -46,6 +52,13 @@ void put_signal(shoal_ctx *ctx, void *dest, const void *source, std::size_t byte
     fatal(fmt::format("{}: the signal word {} is not aligned to its 8-byte type (uint64_t)",
                       routine, static_cast<void *>(sig_addr)));
 
+  // To a PE of another node over a transport that executes AMOs in software (TCP), data and
+  // signal travel in one message (rma/put_batch.hpp): no acknowledged put, no fence, no AMO.
+  if (ctx == &shoal_ctx_default && g_runtime->put_batches.combines(world, bytes, true)) {
+    ctx->ucx_pending.store(true, std::memory_order_relaxed);
+    return g_runtime->put_batches.put_signal(*ctx->worker, world, data, source, bytes, sig, signal,
+                                             op == amo::Op::add, routine);
+  }
   if (nbi)
     rma::put_nbi(ctx, dest, source, bytes, pe, routine);
   else

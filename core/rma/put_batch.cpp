@@ -24,15 +24,45 @@ struct Record {
 };
 constexpr std::size_t padded(std::size_t bytes) noexcept { return (bytes + 7) & ~std::size_t{7}; }
 
-// A message of puts: records with their bytes, or one put whose record is the header (a
-// put too large for a batch, sent from the caller's buffer).
+// The header of a put with signal: the data's record, then the signal word and its update.
+struct SignalRecord {
+  Record data;
+  std::uint64_t offset;
+  std::uint64_t value;
+  std::uint32_t segment;
+  std::uint32_t add;  // 0: set
+};
+
+// Copies a put with signal into place, then updates the signal; false when the header names
+// memory this PE does not have.
+bool place_put_signal(const Runtime &rt, const SignalRecord &s, const std::byte *data,
+                      std::size_t bytes) noexcept {
+  std::byte *dest = bytes == 0 ? nullptr : local_range(rt, s.data.segment, s.data.offset, bytes);
+  std::byte *word = local_range(rt, s.segment, s.offset, sizeof s.value);
+  if ((bytes != 0 && (dest == nullptr || s.data.bytes != bytes)) || word == nullptr) return false;
+  if (bytes != 0) copy_for_peer(dest, data, bytes);
+  auto *signal = reinterpret_cast<std::uint64_t *>(word);
+  if (s.add != 0)
+    __atomic_fetch_add(signal, s.value, __ATOMIC_SEQ_CST);
+  else
+    __atomic_store_n(signal, s.value, __ATOMIC_SEQ_CST);
+  return true;
+}
+
+// A message of puts: records with their bytes, one put whose record is the header (a put too
+// large for a batch, sent from the caller's buffer), or a put with signal (its SignalRecord
+// in the header). Answered when the sender asked for it; an empty one only asks.
 ucs_status_t on_put_batch(void *arg, const void *header, std::size_t header_bytes, void *data,
                           std::size_t bytes, const ucp_am_recv_param_t *param) {
   const auto &rt = *static_cast<const Runtime *>(arg);
   const auto *at = static_cast<const std::byte *>(data);
   const std::byte *const end = at + bytes;
   const bool whole = !(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV);
-  if (whole && header_bytes == sizeof(Record)) {
+  if (whole && header_bytes == sizeof(SignalRecord)) {
+    SignalRecord r;
+    std::memcpy(&r, header, sizeof r);
+    if (place_put_signal(rt, r, at, bytes)) at = end;
+  } else if (whole && header_bytes == sizeof(Record)) {
     Record r;
     std::memcpy(&r, header, sizeof r);
     if (std::byte *dest = local_range(rt, r.segment, r.offset, r.bytes);
@@ -54,7 +84,8 @@ ucs_status_t on_put_batch(void *arg, const void *header, std::size_t header_byte
     SMA_LOG_ERROR("rma", "pe {}: dropped the rest of a malformed put batch ({} of {} bytes)",
                   rt.my_pe, end - at, bytes);
   // The puts are in place: tell the sender (its quiet waits for this).
-  if (ucx::UcxWorker::reply(param, ucx::UcxWorker::kPutBatchAckMessageId) != Status::ok)
+  if ((param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) != 0 &&
+      ucx::UcxWorker::reply(param, ucx::UcxWorker::kPutBatchAckMessageId) != Status::ok)
     SMA_LOG_ERROR("rma", "pe {}: cannot answer a put batch; its sender will wait for it", rt.my_pe);
   return UCS_OK;
 }
@@ -70,6 +101,7 @@ ucs_status_t on_answer(void *arg, const void *, std::size_t, void *, std::size_t
 void PutBatches::init(const Runtime &runtime, bool enabled) {
   batches_.clear();
   filled_.clear();
+  unanswered_.clear();
   if (!enabled) return;
   batches_.resize(static_cast<std::size_t>(runtime.n_pes));
   for (int pe = 0; pe < runtime.n_pes; ++pe)
@@ -116,9 +148,53 @@ void PutBatches::add(ucx::UcxWorker &worker, int pe, const Target &target, const
   std::memcpy(batch.bytes.data() + at + sizeof r, source, bytes);
 }
 
+void PutBatches::put_signal(ucx::UcxWorker &worker, int pe, const Target &data, const void *source,
+                            std::size_t bytes, const Target &signal, std::uint64_t value, bool add,
+                            const char *routine) noexcept {
+  send(worker, pe, routine);
+  const auto &base = g_runtime->peers[pe].base;
+  SignalRecord r{};
+  if (bytes != 0)
+    r.data = Record{data.remote - base[data.segment], static_cast<std::uint32_t>(bytes),
+                    static_cast<std::uint32_t>(data.segment)};
+  r.offset = signal.remote - base[signal.segment];
+  r.value = value;
+  r.segment = static_cast<std::uint32_t>(signal.segment);
+  r.add = add ? 1 : 0;
+  if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, source, bytes) !=
+      Status::ok)
+    fatal(
+        fmt::format("{}: sending a put with signal to PE {} failed in UCX (see the message "
+                    "above)",
+                    routine, pe));
+  Batch &batch = batches_[pe];
+  if (!batch.unanswered) {
+    batch.unanswered = true;
+    unanswered_.push_back(pe);
+  }
+}
+
 void PutBatches::send_all(ucx::UcxWorker &worker, const char *routine) noexcept {
   // send_now() removes the PE from filled_.
   while (!filled_.empty()) send_now(worker, filled_.back(), routine);
+}
+
+void PutBatches::complete_all(ucx::UcxWorker &worker, const char *routine) noexcept {
+  send_all(worker, routine);
+  // An empty message asking for an answer: the target answers it after handling everything
+  // this PE sent it before (one connection, handled in order).
+  for (int pe : unanswered_) {
+    batches_[pe].unanswered = false;
+    if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, nullptr, 0, nullptr, 0,
+                       /*replyable=*/true) != Status::ok)
+      fatal(
+          fmt::format("{}: asking PE {} to confirm puts with signal failed in UCX (see the "
+                      "message above)",
+                      routine, pe));
+    ++sent_;
+  }
+  unanswered_.clear();
+  wait_answered(worker);
 }
 
 void PutBatches::send_now(ucx::UcxWorker &worker, int pe, const char *routine) noexcept {

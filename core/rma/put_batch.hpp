@@ -69,6 +69,15 @@ class PutBatches {
   // for a batch is sent at once, after pe's batch.
   void add(ucx::UcxWorker &worker, int pe, const Target &target, const void *source,
            std::size_t bytes, const char *routine) noexcept;
+  // A put with signal to pe (combines(pe, bytes, true) holds): pe's batch, then one message
+  // with the data (`bytes` from `source`, possibly none) for `data` and the signal, which the
+  // target's handler sets or adds (`add`) to `signal` after copying the data, with a CPU
+  // atomic: atomic with the AMOs UCX executes there in software. The message is not answered
+  // (in a ping-pong of put-with-signal the answer would cost each side a second message); the
+  // next quiet asks pe for one answer covering it. Returns once source may be reused.
+  void put_signal(ucx::UcxWorker &worker, int pe, const Target &data, const void *source,
+                  std::size_t bytes, const Target &signal, std::uint64_t value, bool add,
+                  const char *routine) noexcept;
   // Sends pe's batch, if it has one.
   void send(ucx::UcxWorker &worker, int pe, const char *routine) noexcept {
     if (!batches_.empty() && !batches_[pe].bytes.empty()) send_now(worker, pe, routine);
@@ -76,20 +85,25 @@ class PutBatches {
   // Sends every batch that has puts.
   void send_all(ucx::UcxWorker &worker, const char *routine) noexcept;
   bool any() const noexcept { return !filled_.empty(); }
-  // Waits until every batch sent on `worker` was answered: its puts are done at the target.
-  void wait_answered(ucx::UcxWorker &worker) noexcept;
+  // For quiet: sends every batch, asks every PE sent messages without an answer for one, and
+  // waits until every message sent for an answer was answered. The puts of those messages, and
+  // of every message sent before them to the same PE, are then done at the target.
+  void complete_all(ucx::UcxWorker &worker, const char *routine) noexcept;
   // The handler of the answers, on the worker that sends the batches (before any is sent).
   Status accept_answers(ucx::UcxWorker &sender) noexcept;
 
  private:
   struct Batch {
     bool eligible = false;
+    bool unanswered = false;       // in unanswered_
     std::vector<std::byte> bytes;  // records (see put_batch.cpp), capacity kBatchBytes
   };
   void send_now(ucx::UcxWorker &worker, int pe, const char *routine) noexcept;
-  std::vector<Batch> batches_;  // by world PE; empty: nothing is combined
-  std::vector<int> filled_;     // the PEs whose batch has puts
-  std::uint64_t sent_ = 0;      // batches sent, and answers received
+  void wait_answered(ucx::UcxWorker &worker) noexcept;
+  std::vector<Batch> batches_;   // by world PE; empty: nothing is combined
+  std::vector<int> filled_;      // the PEs whose batch has puts
+  std::vector<int> unanswered_;  // the PEs sent messages that asked for no answer, since then
+  std::uint64_t sent_ = 0;       // batches sent, and answers received
   std::atomic<std::uint64_t> answered_{0};
 };
 

@@ -308,8 +308,7 @@ void quiet_ucx(shoal_ctx *ctx, const char *routine) noexcept {
   // SHMEM_THREAD_MULTIPLE another thread's quiet may clear the flag before this thread's
   // transfers are covered by a flush, so thread-safe workers always flush.
   if (ctx == &shoal_ctx_default) {
-    g_runtime->put_batches.send_all(*ctx->worker, routine);
-    g_runtime->put_batches.wait_answered(*ctx->worker);
+    g_runtime->put_batches.complete_all(*ctx->worker, routine);
   }
   const bool pending = ctx->ucx_pending.exchange(false, std::memory_order_acq_rel);
   if ((pending || ctx->worker->thread_safe()) && ctx->worker->flush() != Status::ok)

@@ -8,6 +8,7 @@
 // bytes.
 #include "sync_ops.hpp"
 
+#include <chrono>
 #include <vector>
 
 using namespace shoal::test;
@@ -159,6 +160,79 @@ TEST(PutSignal, AllToOneAdd) {
   }
 }
 
+// A put-with-signal is complete at the next quiet, even while its target computes. PE 0 puts
+// with a signal into PE 1, which computes without calling the library meanwhile, quiets, and
+// then raises a flag on every other PE that reaches PE 1's memory with loads (a PE of PE 1's
+// node). Those read PE 1's data and signal directly: they must be in place. Across nodes the
+// signal's message asks for no answer and the quiet asks PE 1 for one, which it gives only
+// once it handles the message; with SMA_PROGRESS_THREAD=0 (multihost_2x2_sync_signal_quiet)
+// nobody else serves PE 1 while it computes, so a quiet that did not wait would be caught.
+TEST(PutSignal, CompleteAtQuiet) {
+  SHOAL_REQUIRE_MIN_NPES(3);
+  Buffers buf;
+  SymArray<long> flag(1);
+  SymArray<int> checkers(static_cast<std::size_t>(npes()));
+  SHOAL_ASSERT_ALL_PES(buf.ok() && flag && checkers);
+  const int n = npes();
+  const int origin = 0, middle = 1;
+  // Who reads PE 1's memory with loads, known to every PE. Without such a PE (no shared memory:
+  // SMA_SHARED_MEMORY=0 on one node, where UCX's gets need no help from PE 1 either) PE 2
+  // reads with gets.
+  const int maps = me() != origin && me() != middle && shmem_ptr(flag.get(), middle) != nullptr;
+  for (int pe = 0; pe < n; ++pe) shmem_int_p(&checkers[static_cast<std::size_t>(me())], maps, pe);
+  shmem_barrier_all();
+  int count = 0;
+  for (int pe = 0; pe < n; ++pe) count += checkers[static_cast<std::size_t>(pe)];
+  if (count == 0) checkers[2] = 1;
+  const bool checks = checkers[static_cast<std::size_t>(me())] != 0;
+  std::vector<unsigned char> src(kArea);
+  for (long r = 1; r <= 4; ++r) {
+    const Placement& where = kPlacements[r % 4];
+    unsigned char* area = buf.area(where);
+    std::uint64_t* sig = buf.sig(where);
+    *sig = 0;
+    flag[0] = 0;
+    const std::size_t len = r % 2 ? 8 : 60000;
+    const bool set = r <= 2;
+    shmem_barrier_all();
+    if (me() == origin) {
+      for (std::size_t i = 0; i < len; ++i) src[i] = pattern(me(), i, r);
+      if (set)
+        shmem_putmem_signal(area, src.data(), len, sig, r, SHMEM_SIGNAL_SET, middle);
+      else
+        shmem_putmem_signal_nbi(area, src.data(), len, sig, 1, SHMEM_SIGNAL_ADD, middle);
+      shmem_quiet();
+      for (int pe = 0; pe < n; ++pe)
+        if (checkers[static_cast<std::size_t>(pe)]) shmem_long_p(flag.get(), r, pe);
+      shmem_quiet();
+    } else if (me() == middle) {
+      // Computing: no library call for a tenth of a second.
+      const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    } else if (checks) {
+      shmem_long_wait_until(flag.get(), SHMEM_CMP_EQ, r);
+      std::vector<unsigned char> got(len);
+      std::uint64_t word = 0;
+      if (maps) {
+        const auto* data = static_cast<const volatile unsigned char*>(shmem_ptr(area, middle));
+        for (std::size_t i = 0; i < len; ++i) got[i] = data[i];
+        word = *static_cast<const volatile std::uint64_t*>(shmem_ptr(sig, middle));
+      } else {
+        shmem_getmem(got.data(), area, len, middle);
+        word = shmem_uint64_atomic_fetch(sig, middle);
+      }
+      std::size_t stale = 0;
+      for (std::size_t i = 0; i < len; ++i) stale += got[i] != pattern(origin, i, r);
+      EXPECT_EQ(stale, 0u) << "round " << r << " (" << where.name() << "): " << stale << " of "
+                           << len << " bytes on PE " << middle << " not there after the quiet";
+      EXPECT_EQ(word, set ? static_cast<std::uint64_t>(r) : 1u)
+          << "round " << r << ": the signal on PE " << middle << " after the quiet";
+    }
+    shmem_barrier_all();
+  }
+}
+
 // shmem_signal_set / add (plain and ctx) and shmem_signal_fetch, on the heap and in a global.
 TEST(Signal, SetAddFetch) {
   Buffers buf;
@@ -190,8 +264,8 @@ TEST(Signal, SetAddFetch) {
   }
 }
 
-// Signal updates are atomic with the uint64 AMOs: additions through both, from every PE at
-// once, add up exactly.
+// Signal updates are atomic with the uint64 AMOs: additions through shmem_signal_add, AMOs
+// and put-with-signal (with and without data), from every PE at once, add up exactly.
 TEST(Signal, AtomicWithAmos) {
   Buffers buf;
   SHOAL_ASSERT_ALL_PES(buf.ok());
@@ -199,9 +273,15 @@ TEST(Signal, AtomicWithAmos) {
   *sig = 0;
   shmem_barrier_all();
   constexpr int kIters = 200;
+  unsigned char* area = buf.area(kPlacements[0]) + static_cast<std::size_t>(me()) * 8;
+  const unsigned char bytes[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   for (int i = 0; i < kIters; ++i) {
-    if (i % 2)
+    if (i % 4 == 1)
       shmem_signal_add(sig, 1, 0);
+    else if (i % 4 == 2)
+      shmem_putmem_signal(area, bytes, sizeof bytes, sig, 1, SHMEM_SIGNAL_ADD, 0);
+    else if (i % 4 == 3)
+      shmem_putmem_signal_nbi(area, bytes, 0, sig, 1, SHMEM_SIGNAL_ADD, 0);
     else
       shmem_uint64_atomic_add(sig, 1, 0);
   }

@@ -76,6 +76,17 @@ void put_signal(shoal_ctx *ctx, void *dest, const void *source, std::size_t byte
 
 void update(shoal_ctx *ctx, std::uint64_t *sig_addr, std::uint64_t signal, amo::Op op, int pe,
             const char *routine) noexcept {
+  rma::check_ctx(ctx, routine);
+  const int world = rma::to_world(ctx, pe, routine);
+  // As a put-with-signal without data where that is one message (put_signal above): a UCX AMO
+  // over TCP is acknowledged by the target, a second system call at each end.
+  if (ctx == &shoal_ctx_default && g_runtime->put_batches.combines(world, 0, true) &&
+      reinterpret_cast<std::uintptr_t>(sig_addr) % sizeof *sig_addr == 0) {
+    const rma::Target sig = rma::resolve(sig_addr, sizeof *sig_addr, world, routine);
+    ctx->ucx_pending.store(true, std::memory_order_relaxed);
+    return g_runtime->put_batches.put_signal(*ctx->worker, world, rma::Target{}, nullptr, 0, sig,
+                                             signal, op == amo::Op::add, routine);
+  }
   amo::non_fetching<std::uint64_t>(ctx, op, sig_addr, signal, pe, routine);
 }
 

@@ -104,8 +104,12 @@ void PutBatches::init(const Runtime &runtime, bool enabled) {
   unanswered_.clear();
   if (!enabled) return;
   batches_.resize(static_cast<std::size_t>(runtime.n_pes));
-  for (int pe = 0; pe < runtime.n_pes; ++pe)
+  std::size_t remote_pes = 0;
+  for (int pe = 0; pe < runtime.n_pes; ++pe) {
     batches_[pe].eligible = pe != runtime.my_pe && !runtime.bootstrap->on_this_node(pe);
+    remote_pes += batches_[pe].eligible ? 1 : 0;
+  }
+  batch_bytes_ = batch_bytes(remote_pes);
   filled_.reserve(static_cast<std::size_t>(runtime.n_pes));
 }
 
@@ -125,8 +129,8 @@ void PutBatches::add(ucx::UcxWorker &worker, int pe, const Target &target, const
   const Record r{target.remote - g_runtime->peers[pe].base[target.segment],
                  static_cast<std::uint32_t>(bytes), static_cast<std::uint32_t>(target.segment)};
   const std::size_t record_bytes = sizeof(Record) + padded(bytes);
-  if (batch.bytes.size() + record_bytes > kBatchBytes) send_now(worker, pe, routine);
-  if (record_bytes > kBatchBytes) {
+  if (batch.bytes.size() + record_bytes > batch_bytes_) send_now(worker, pe, routine);
+  if (record_bytes > batch_bytes_) {
     // Too large for a batch (a blocking put): on its own, from the caller's buffer, which the
     // send has copied or sent when it returns; answered like a batch.
     if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, source, bytes,
@@ -139,7 +143,7 @@ void PutBatches::add(ucx::UcxWorker &worker, int pe, const Target &target, const
     return;
   }
   if (batch.bytes.empty()) {
-    if (batch.bytes.capacity() == 0) batch.bytes.reserve(kBatchBytes);
+    if (batch.bytes.capacity() == 0) batch.bytes.reserve(batch_bytes_);
     filled_.push_back(pe);
   }
   const std::size_t at = batch.bytes.size();

@@ -2,7 +2,7 @@
 //
 // Over TCP every put is a system call at the sender and a message to unpack at the target,
 // whatever its size: a window of 8-byte shmem_putmem_nbi calls costs about 7.5 us each. Here
-// a nonblocking put of up to kBatchedPutMax bytes to a PE of another node is copied into that
+// a nonblocking put of up to a quarter of a batch to a PE of another node is copied into that
 // PE's batch instead, and the batch leaves as one active message, whose handler at the target
 // copies each put into place, when
 //   * the program completes or orders its puts (quiet, fence, pe_quiet, a barrier),
@@ -10,7 +10,7 @@
 //     one PE leave in the order the program issued them,
 //   * it waits or tests inside the library (wait_until, a collective, a blocking get), so a
 //     PE that puts and then waits for an answer never waits for its own unsent put,
-//   * or the batch is full (kBatchBytes).
+//   * or the batch is full (batch_bytes(): 64 KiB, less in jobs of more than 256 PEs).
 // The target's handler answers each batch, once its puts are in place, with an empty message
 // to the sending worker, and the next quiet waits until every batch sent is answered: put +
 // quiet takes one message each way. (Earlier a fetching AMO followed each batch as its proof;
@@ -47,14 +47,26 @@ namespace shoal::rma {
 
 struct Target;
 
-// The largest nonblocking put that is combined (a copy of 2 KiB costs far less than the
-// system call it saves; put_bw with 2 KiB puts across namespace hosts 207 -> 737 MB/s when
-// raised from 256 B), the largest blocking one (it leaves at once: one message instead of a
-// UCX put and flush; up to what one of UCX's TCP buffers holds, transport/tcp_segments.hpp,
-// so the target reads it in one piece), and the size at which a batch leaves on its own.
-inline constexpr std::size_t kBatchedPutMax = 2048;
+// The largest blocking put that is combined: it leaves at once, one message instead of a UCX
+// put and flush; up to what one of UCX's TCP buffers holds (transport/tcp_segments.hpp), so
+// the target reads it in one piece.
 inline constexpr std::size_t kAnsweredPutMax = 64 * 1024;
-inline constexpr std::size_t kBatchBytes = 8192;
+
+// The size at which a batch leaves on its own, from the number of PEs on other nodes: 64 KiB,
+// less where batches to every one of them would take more than kBatchesBudget, never below
+// 8 KiB. A nonblocking put of up to a quarter of it is combined: a copy costs far less than
+// the system call it saves. put_bw across namespace hosts, MB/s, with 8 KiB batches and puts
+// up to 2 KiB against 64 KiB and 16 KiB: 2 KiB puts 725 -> 3040, 4 KiB 390 -> 4130, 8 KiB
+// 770 -> 4570, 16 KiB 1540 -> 4630.
+inline constexpr std::size_t kBatchBytesMax = 64 * 1024;
+inline constexpr std::size_t kBatchBytesMin = 8 * 1024;
+inline constexpr std::size_t kBatchesBudget = std::size_t{16} << 20;
+constexpr std::size_t batch_bytes(std::size_t remote_pes) noexcept {
+  const std::size_t share = remote_pes == 0 ? kBatchBytesMax : kBatchesBudget / remote_pes;
+  return share > kBatchBytesMax ? kBatchBytesMax : share < kBatchBytesMin ? kBatchBytesMin : share;
+}
+static_assert(batch_bytes(1) == kBatchBytesMax && batch_bytes(256) == kBatchBytesMax);
+static_assert(batch_bytes(1024) == 16 * 1024 && batch_bytes(100000) == kBatchBytesMin);
 
 class PutBatches {
  public:
@@ -62,7 +74,7 @@ class PutBatches {
   void init(const Runtime &runtime, bool enabled);
   // Whether a put of `bytes` to pe is combined.
   bool combines(int pe, std::size_t bytes, bool blocking) const noexcept {
-    return bytes <= (blocking ? kAnsweredPutMax : kBatchedPutMax) && !batches_.empty() &&
+    return bytes <= (blocking ? kAnsweredPutMax : batch_bytes_ / 4) && !batches_.empty() &&
            batches_[pe].eligible;
   }
   // Adds one put (its bytes are copied or sent: source may be reused on return); one too large
@@ -96,11 +108,12 @@ class PutBatches {
   struct Batch {
     bool eligible = false;
     bool unanswered = false;       // in unanswered_
-    std::vector<std::byte> bytes;  // records (see put_batch.cpp), capacity kBatchBytes
+    std::vector<std::byte> bytes;  // records (see put_batch.cpp), capacity batch_bytes_
   };
   void send_now(ucx::UcxWorker &worker, int pe, const char *routine) noexcept;
   void wait_answered(ucx::UcxWorker &worker) noexcept;
-  std::vector<Batch> batches_;   // by world PE; empty: nothing is combined
+  std::vector<Batch> batches_;  // by world PE; empty: nothing is combined
+  std::size_t batch_bytes_ = kBatchBytesMax;
   std::vector<int> filled_;      // the PEs whose batch has puts
   std::vector<int> unanswered_;  // the PEs sent messages that asked for no answer, since then
   std::uint64_t sent_ = 0;       // batches sent, and answers received

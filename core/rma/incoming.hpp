@@ -1,6 +1,6 @@
-// What the receiving side of a message (store messages, combined puts) needs to place another
-// PE's data into this PE's memory: where a symmetric (segment, offset) range lies here, and the
-// copy itself.
+// What the receiving side of a message (store messages, combined puts and gets) needs to place
+// another PE's data into this PE's memory or read it for another PE: where a symmetric
+// (segment, offset) range lies here, and the copies themselves.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +12,8 @@
 #if defined(__SANITIZE_THREAD__)
 extern "C" void AnnotateIgnoreWritesBegin(const char *file, int line);
 extern "C" void AnnotateIgnoreWritesEnd(const char *file, int line);
+extern "C" void AnnotateIgnoreReadsBegin(const char *file, int line);
+extern "C" void AnnotateIgnoreReadsEnd(const char *file, int line);
 #endif
 
 namespace shoal::rma {
@@ -37,6 +39,18 @@ inline void copy_for_peer(void *dest, const void *data, std::size_t bytes) noexc
   std::memcpy(dest, data, bytes);
 #if defined(__SANITIZE_THREAD__)
   AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+#endif
+}
+
+// The copy a PE's get makes out of this PE's memory, like UCX's own get handler: not
+// instrumented either, for the same reason.
+inline void copy_from_peer(void *dest, const void *source, std::size_t bytes) noexcept {
+#if defined(__SANITIZE_THREAD__)
+  AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+#endif
+  std::memcpy(dest, source, bytes);
+#if defined(__SANITIZE_THREAD__)
+  AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
 #endif
 }
 

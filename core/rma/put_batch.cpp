@@ -16,12 +16,14 @@ namespace shoal::rma {
 namespace {
 
 // One put of a batch: where it goes (a segment and an offset in it, the same on every PE),
-// then its bytes, padded to a multiple of 8 so the next record is aligned.
+// then its bytes, padded to a multiple of 8 so the next record is aligned. A get is a record
+// alone, its segment marked with kGetRecord: the bytes to copy into the answer.
 struct Record {
   std::uint64_t offset;
   std::uint32_t bytes;
   std::uint32_t segment;
 };
+constexpr std::uint32_t kGetRecord = 0x80000000u;
 constexpr std::size_t padded(std::size_t bytes) noexcept { return (bytes + 7) & ~std::size_t{7}; }
 
 // The header of a put with signal: the data's record, then the signal word and its update.
@@ -51,7 +53,8 @@ bool place_put_signal(const Runtime &rt, const SignalRecord &s, const std::byte 
 
 // A message of puts: records with their bytes, one put whose record is the header (a put too
 // large for a batch, sent from the caller's buffer), or a put with signal (its SignalRecord
-// in the header). Answered when the sender asked for it; an empty one only asks.
+// in the header). Answered when the sender asked for it; an empty one only asks. A batch with
+// gets has its number as the header, and its answer carries the number and the gets' bytes.
 ucs_status_t on_put_batch(void *arg, const void *header, std::size_t header_bytes, void *data,
                           std::size_t bytes, const ucp_am_recv_param_t *param) {
   const auto &rt = *static_cast<const Runtime *>(arg);
@@ -71,10 +74,25 @@ ucs_status_t on_put_batch(void *arg, const void *header, std::size_t header_byte
       at = end;
     }
   }
-  while (whole && header_bytes == 0 && end - at >= static_cast<std::ptrdiff_t>(sizeof(Record))) {
+  const bool batch = header_bytes == 0 || header_bytes == sizeof(std::uint64_t);
+  thread_local std::vector<std::byte> got;  // the gets' bytes, for the answer
+  got.clear();
+  while (whole && batch && end - at >= static_cast<std::ptrdiff_t>(sizeof(Record))) {
     Record r;
     std::memcpy(&r, at, sizeof r);
     at += sizeof r;
+    if (r.segment & kGetRecord) {
+      const std::byte *source = local_range(rt, r.segment & ~kGetRecord, r.offset, r.bytes);
+      const std::size_t old_size = got.size();
+      got.resize(old_size + r.bytes);
+      if (source == nullptr) {  // the sender checked the range: another build of Shoal
+        SMA_LOG_ERROR("rma", "pe {}: a combined get names memory outside this PE's segments",
+                      rt.my_pe);
+        continue;
+      }
+      copy_from_peer(got.data() + old_size, source, r.bytes);
+      continue;
+    }
     std::byte *dest = local_range(rt, r.segment, r.offset, r.bytes);
     if (dest == nullptr || static_cast<std::size_t>(end - at) < r.bytes) break;
     copy_for_peer(dest, at, r.bytes);
@@ -83,20 +101,43 @@ ucs_status_t on_put_batch(void *arg, const void *header, std::size_t header_byte
   if (at != end || !whole)  // only a peer running another build of Shoal could send this
     SMA_LOG_ERROR("rma", "pe {}: dropped the rest of a malformed put batch ({} of {} bytes)",
                   rt.my_pe, end - at, bytes);
-  // The puts are in place: tell the sender (its quiet waits for this).
+  // The puts are in place: tell the sender (its quiet waits for this), with the gets' bytes.
+  const bool gets = whole && header_bytes == sizeof(std::uint64_t);
   if ((param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) != 0 &&
-      ucx::UcxWorker::reply(param, ucx::UcxWorker::kPutBatchAckMessageId) != Status::ok)
+      ucx::UcxWorker::reply(param, ucx::UcxWorker::kPutBatchAckMessageId, gets ? header : nullptr,
+                            gets ? header_bytes : 0, got.data(), got.size()) != Status::ok)
     SMA_LOG_ERROR("rma", "pe {}: cannot answer a put batch; its sender will wait for it", rt.my_pe);
   return UCS_OK;
 }
 
-ucs_status_t on_answer(void *arg, const void *, std::size_t, void *, std::size_t,
-                       const ucp_am_recv_param_t *) {
-  static_cast<std::atomic<std::uint64_t> *>(arg)->fetch_add(1, std::memory_order_release);
+}  // namespace
+
+ucs_status_t PutBatches::on_answer(void *arg, const void *header, std::size_t header_bytes,
+                                   void *data, std::size_t bytes,
+                                   const ucp_am_recv_param_t *) noexcept {
+  auto &self = *static_cast<PutBatches *>(arg);
+  std::uint64_t number = 0;
+  if (header_bytes == sizeof number) {  // a batch with gets: their bytes, in record order
+    std::memcpy(&number, header, sizeof number);
+    const auto found = self.awaited_gets_.find(number);
+    std::size_t expected = 0;
+    if (found != self.awaited_gets_.end())
+      for (const GetDestination &d : found->second) expected += d.bytes;
+    if (found == self.awaited_gets_.end() || expected != bytes) {
+      SMA_LOG_ERROR("rma", "an answer to combined gets does not match them ({} bytes, {} expected)",
+                    bytes, expected);
+    } else {
+      const auto *from = static_cast<const std::byte *>(data);
+      for (const GetDestination &d : found->second) {
+        std::memcpy(d.local, from, d.bytes);
+        from += d.bytes;
+      }
+    }
+    if (found != self.awaited_gets_.end()) self.awaited_gets_.erase(found);
+  }
+  self.answered_.fetch_add(1, std::memory_order_release);
   return UCS_OK;
 }
-
-}  // namespace
 
 void PutBatches::init(const Runtime &runtime, bool enabled) {
   batches_.clear();
@@ -116,11 +157,31 @@ void PutBatches::init(const Runtime &runtime, bool enabled) {
 Status PutBatches::accept_answers(ucx::UcxWorker &sender) noexcept {
   sent_ = 0;
   answered_.store(0, std::memory_order_relaxed);
-  return sender.set_am_handler(ucx::UcxWorker::kPutBatchAckMessageId, on_answer, &answered_);
+  awaited_gets_.clear();
+  return sender.set_am_handler(ucx::UcxWorker::kPutBatchAckMessageId, on_answer, this);
 }
 
 void PutBatches::wait_answered(ucx::UcxWorker &worker) noexcept {
   wait_for_replies(worker, [&] { return answered_.load(std::memory_order_acquire) == sent_; });
+}
+
+void PutBatches::add_get(ucx::UcxWorker &worker, int pe, const Target &target, void *dest,
+                         std::size_t bytes, const char *routine) noexcept {
+  Batch &batch = batches_[pe];
+  if (batch.bytes.size() + sizeof(Record) > batch_bytes_ || batch.get_bytes + bytes > batch_bytes_)
+    send_now(worker, pe, routine);
+  if (batch.bytes.empty()) {
+    if (batch.bytes.capacity() == 0) batch.bytes.reserve(batch_bytes_);
+    filled_.push_back(pe);
+  }
+  const Record r{target.remote - g_runtime->peers[pe].base[target.segment],
+                 static_cast<std::uint32_t>(bytes),
+                 static_cast<std::uint32_t>(target.segment) | kGetRecord};
+  const std::size_t at = batch.bytes.size();
+  batch.bytes.resize(at + sizeof r);
+  std::memcpy(batch.bytes.data() + at, &r, sizeof r);
+  batch.gets.push_back({static_cast<std::byte *>(dest), bytes});
+  batch.get_bytes += bytes;
 }
 
 void PutBatches::add(ucx::UcxWorker &worker, int pe, const Target &target, const void *source,
@@ -210,9 +271,18 @@ void PutBatches::send_now(ucx::UcxWorker &worker, int pe, const char *routine) n
       break;
     }
   if (batch.bytes.empty()) return;
+  // A batch with gets carries its number, and their destinations wait for the answer.
+  std::uint64_t number = 0;
+  if (!batch.gets.empty()) {
+    number = ++get_batches_sent_;
+    awaited_gets_.emplace(number, std::move(batch.gets));
+    batch.gets.clear();
+    batch.get_bytes = 0;
+  }
   // The target answers once the puts are in place; the next quiet waits for that.
-  if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, nullptr, 0, batch.bytes.data(),
-                     batch.bytes.size(), /*replyable=*/true) != Status::ok)
+  if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, number != 0 ? &number : nullptr,
+                     number != 0 ? sizeof number : 0, batch.bytes.data(), batch.bytes.size(),
+                     /*replyable=*/true) != Status::ok)
     fatal(fmt::format("{}: sending combined puts to PE {} failed in UCX (see the message above)",
                       routine, pe));
   ++sent_;

@@ -227,6 +227,11 @@ void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const v
     send_combined_puts(ctx, pe, routine);
     return put_acknowledged(ctx, local, bytes, t, pe, routine);
   }
+  if (dir == Direction::get && !blocking && ctx == &shoal_ctx_default &&
+      g_runtime->put_batches.combines_get(pe, bytes)) {
+    ctx->ucx_pending.store(true, std::memory_order_relaxed);
+    return g_runtime->put_batches.add_get(*ctx->worker, pe, t, local, bytes, routine);
+  }
   if (dir == Direction::put && ctx == &shoal_ctx_default &&
       g_runtime->put_batches.combines(pe, bytes, blocking)) {
     ctx->ucx_pending.store(true, std::memory_order_relaxed);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "wait.hpp"
@@ -269,14 +270,29 @@ Status UcxWorker::am_send(int pe, unsigned id, const void *header, std::size_t h
               "ucp_am_send_nbx");
 }
 
-Status UcxWorker::reply(const ucp_am_recv_param_t *param, unsigned id) noexcept {
+Status UcxWorker::reply(const ucp_am_recv_param_t *param, unsigned id, const void *header,
+                        std::size_t header_bytes, const void *data, std::size_t bytes) noexcept {
   if (!(param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) || param->reply_ep == nullptr)
     return Status::transport_error;
   ucp_request_param_t send{};
   send.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
   send.flags = UCP_AM_SEND_FLAG_EAGER;
+  // A copy that lives until UCX is done with it: the caller's may go away on return.
+  void *copy = nullptr;
+  if (header_bytes + bytes != 0) {
+    copy = std::malloc(header_bytes + bytes);
+    if (copy == nullptr) return Status::no_memory;
+    if (header_bytes != 0) std::memcpy(copy, header, header_bytes);
+    if (bytes != 0) std::memcpy(static_cast<std::byte *>(copy) + header_bytes, data, bytes);
+    send.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+    send.cb.send = [](void *, ucs_status_t, void *user_data) { std::free(user_data); };
+    send.user_data = copy;
+  }
+  auto *at = static_cast<std::byte *>(copy);
   const ucs_status_ptr_t request =
-      ucp_am_send_nbx(param->reply_ep, id, nullptr, 0, nullptr, 0, &send);
+      ucp_am_send_nbx(param->reply_ep, id, at, header_bytes,
+                      at == nullptr ? nullptr : at + header_bytes, bytes, &send);
+  if (request == nullptr || UCS_PTR_IS_ERR(request)) std::free(copy);  // no callback comes
   if (UCS_PTR_IS_ERR(request)) return from_ucs(UCS_PTR_STATUS(request), "ucp_am_send_nbx");
   if (request != nullptr) ucp_request_free(request);  // released once sent
   return Status::ok;

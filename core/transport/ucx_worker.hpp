@@ -106,9 +106,12 @@ class UcxWorker {
   // `replyable`: the handler may answer with reply() (UCX then tells it the sender).
   Status am_send(int pe, unsigned id, const void *header, std::size_t header_bytes,
                  const void *data, std::size_t bytes, bool replyable = false) noexcept;
-  // From a handler of a replyable message: sends an empty message `id` back to the worker that
-  // sent it, without waiting (UCX completes and releases it as the receiving worker progresses).
-  static Status reply(const ucp_am_recv_param_t *param, unsigned id) noexcept;
+  // From a handler of a replyable message: sends message `id` back to the worker that sent it,
+  // without waiting (UCX completes and releases it as the receiving worker progresses): empty,
+  // or with a header and data, which are copied first and may be reused on return.
+  static Status reply(const ucp_am_recv_param_t *param, unsigned id, const void *header = nullptr,
+                      std::size_t header_bytes = 0, const void *data = nullptr,
+                      std::size_t bytes = 0) noexcept;
   // Completes every operation issued on this worker (remote completion).
   Status flush() noexcept;
   // Orders operations issued before against those issued after.

@@ -436,6 +436,64 @@ TEST(CombinedPuts, EverySizeVisibleToThirdPe) {
   }
 }
 
+// Combined gets (rma/put_batch.hpp): nonblocking gets of up to 16 KiB from a PE of another
+// node travel as records of that PE's batch, and their bytes come back in the batch's answer.
+// Each PE gets pieces of every size from 1 to 256 bytes and larger ones on both sides of the
+// limits, at odd offsets, from its right neighbour's heap and globals into a buffer whose gaps
+// must stay untouched, and checks them after the quiet. Odd rounds read what the neighbour
+// wrote itself before a barrier; even rounds what this PE put there, completed by a quiet,
+// with gets interleaved with puts to the same PE in the same batch.
+TEST(CombinedGets, EverySizeAfterQuiet) {
+  const int n = npes();
+  SymArray<unsigned char> heap(kCombinedBytes);
+  SHOAL_ASSERT_ALL_PES(heap);
+  const std::vector<std::size_t> lengths = combined_piece_lengths();
+  std::size_t end = 1;
+  for (std::size_t len : lengths) end += len + 1;
+  ASSERT_LT(end, kCombinedBytes);  // one byte after the pieces takes the puts
+  std::vector<unsigned char> got(kCombinedBytes), mine(kCombinedBytes);
+  const int right = (me() + 1) % n;
+  for (int round = 1; round <= 4; ++round) {
+    unsigned char* const sources[] = {heap.get(), global_combined};
+    // Odd rounds: every PE fills its own memory; even rounds: this PE fills its right
+    // neighbour's with puts.
+    const int writer = round % 2 == 1 ? right : me();
+    for (std::size_t i = 0; i < kCombinedBytes; ++i)
+      mine[i] = fill_value<unsigned char>(me(), i + 7 * round);
+    if (round % 2 == 1)
+      for (unsigned char* t : sources) std::memcpy(t, mine.data(), kCombinedBytes);
+    shmem_barrier_all();
+    for (unsigned char* t : sources) {
+      if (round % 2 == 0) {
+        shmem_putmem(t, mine.data(), kCombinedBytes, right);
+        shmem_quiet();
+      }
+      std::memset(got.data(), 0xEE, end);
+      std::size_t at = 1;
+      for (std::size_t len : lengths) {
+        shmem_getmem_nbi(got.data() + at, t + at, len, right);
+        // A put to a place no get reads, in the same batch: the puts go on.
+        if (round % 2 == 0) shmem_putmem_nbi(t + end, mine.data() + at, 1, right);
+        at += len + 1;
+      }
+      shmem_quiet();
+      std::size_t bad = 0, first_bad = 0;
+      at = 1;
+      for (std::size_t len : lengths) {
+        for (std::size_t i = at; i < at + len; ++i)
+          if (got[i] != fill_value<unsigned char>(writer, i + 7 * round) && bad++ == 0)
+            first_bad = i;
+        if (got[at + len] != 0xEE && bad++ == 0) first_bad = at + len;  // the gap
+        at += len + 1;
+      }
+      if (got[0] != 0xEE && bad++ == 0) first_bad = 0;
+      EXPECT_EQ(bad, 0u) << (t == heap.get() ? "heap" : "global") << ", round " << round
+                         << ": first wrong byte at offset " << first_bad;
+    }
+    shmem_barrier_all();
+  }
+}
+
 // A PE that puts without a quiet and then waits must not wait for its own unsent put: each PE
 // puts a flag into its right neighbour (nonblocking, small), then waits for the flag from its
 // left neighbour, with shmem_wait_until and, in odd rounds, by polling with shmem_test.

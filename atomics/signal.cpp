@@ -78,6 +78,7 @@ void update(shoal_ctx *ctx, std::uint64_t *sig_addr, std::uint64_t signal, amo::
             const char *routine) noexcept {
   rma::check_ctx(ctx, routine);
   const int world = rma::to_world(ctx, pe, routine);
+  rma::check_pe(world, routine);
   // As a put-with-signal without data where that is one message (put_signal above): a UCX AMO
   // over TCP is acknowledged by the target, a second system call at each end.
   if (ctx == &shoal_ctx_default && g_runtime->put_batches.combines(world, 0, true) &&

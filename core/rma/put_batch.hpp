@@ -82,12 +82,11 @@ class PutBatches {
   void init(const Runtime &runtime, bool enabled);
   // Whether a put of `bytes` to pe is combined.
   bool combines(int pe, std::size_t bytes, bool blocking) const noexcept {
-    return bytes <= (blocking ? kAnsweredPutMax : batch_bytes_ / 4) && !batches_.empty() &&
-           batches_[pe].eligible;
+    return bytes <= (blocking ? kAnsweredPutMax : batch_bytes_ / 4) && eligible(pe);
   }
   // Whether a nonblocking get of `bytes` from pe is combined: up to a quarter of a batch.
   bool combines_get(int pe, std::size_t bytes) const noexcept {
-    return bytes <= batch_bytes_ / 4 && !batches_.empty() && batches_[pe].eligible;
+    return bytes <= batch_bytes_ / 4 && eligible(pe);
   }
   // Adds one nonblocking get to pe's batch: the target copies the bytes into its answer, and
   // they land in `dest` when the answer arrives (by the next quiet, which waits for it).
@@ -135,6 +134,10 @@ class PutBatches {
   };
   static ucs_status_t on_answer(void *arg, const void *header, std::size_t header_bytes, void *data,
                                 std::size_t bytes, const ucp_am_recv_param_t *param) noexcept;
+  // Whether pe gets a batch (false for a PE out of range: the caller reports it).
+  bool eligible(int pe) const noexcept {
+    return pe >= 0 && static_cast<std::size_t>(pe) < batches_.size() && batches_[pe].eligible;
+  }
   void send_now(ucx::UcxWorker &worker, int pe, const char *routine) noexcept;
   void wait_answered(ucx::UcxWorker &worker) noexcept;
   std::vector<Batch> batches_;  // by world PE; empty: nothing is combined

@@ -63,7 +63,9 @@ const char *const kKeys[] = {
 // The built-in rules (`auto`). On one node the tree and doubling algorithms win up to large
 // sizes (bench/coll_bench.c); the bandwidth-oriented ones only pay off on larger teams.
 const char *const kAutoRules[] = {
-    "dissemination",  // barrier
+    // barrier; node_leaders only for teams over several nodes with several PEs on some (4 PEs
+    // on 2 namespace hosts: 16-25 us against 29-36, and the PEs of a node leave together)
+    "node_leaders,dissemination",
     // broadcast; direct only where every heap is mapped (one node), cache_line there or in
     // teams of up to 8 PEs
     "cache_line,direct,binomial:bytes<=512k,scatter_allgather:pes>4,binomial",

@@ -240,7 +240,7 @@ TEST(RuleParser, ErrorMessageNamesVariableValueProblemAndAlgorithms) {
   EXPECT_EQ(rules::error_message("SHMEM_BARRIER_ALGORITHM", "nosuch", "unknown algorithm 'nosuch'",
                                  "barrier", of(Collective::barrier)),
             "SHMEM_BARRIER_ALGORITHM='nosuch': unknown algorithm 'nosuch'; the barrier algorithms "
-            "are: dissemination, binomial, linear (or auto)");
+            "are: dissemination, binomial, node_leaders, linear (or auto)");
 }
 
 TEST(RuleParser, UniversalLastRule) {

@@ -1,0 +1,75 @@
+// Barrier in three steps for a team spread over nodes: the PEs of each memory group (a node)
+// notify their leader, the group's lowest team PE; the leaders run a dissemination barrier
+// among themselves; then each leader releases its group. Within a node a notification is a
+// store, so only the leaders' rounds cross the network: one message per leader and round where
+// dissemination sends one per PE (4 PEs on 2 hosts: 2 messages instead of 4). The PEs of a node
+// also leave together, right after their leader, where dissemination lets them leave up to a
+// message apart; a collective that follows (a broadcast from PE 0) no longer waits for a late
+// root.
+//
+// Each ordered pair is used once per call (member to leader, leader to member, and the
+// leaders' distinct distances), so the channel's counters keep back-to-back barriers apart.
+#include "collectives/algorithm.hpp"
+#include "collectives/channel.hpp"
+#include "collectives/tree.hpp"
+
+namespace shoal::coll {
+namespace {
+
+// Teams above this size keep dissemination: the plan below looks at every PE in every call.
+constexpr int kMaxPes = 64;
+
+// The leaders of a team: the lowest team PE of each memory group, in team order.
+struct Leaders {
+  int rank[kMaxPes];
+  int group[kMaxPes];
+  int count = 0;
+  explicit Leaders(const Channel &ch) {
+    for (int p = 0; p < ch.size(); ++p) {
+      const int g = ch.memory_group(p);
+      bool seen = false;
+      for (int i = 0; i < count && !seen; ++i) seen = group[i] == g;
+      if (!seen) {
+        rank[count] = p;
+        group[count++] = g;
+      }
+    }
+  }
+};
+
+// Serves teams of up to kMaxPes PEs, of more than one group, with some group of several PEs.
+bool applies(const Channel &ch, const Args &) {
+  if (ch.size() > kMaxPes) return false;
+  const Leaders leaders(ch);
+  return leaders.count > 1 && leaders.count < ch.size();
+}
+
+void run(Channel &channel, const Args &) {
+  const int n = channel.size(), me = channel.rank();
+  const int group = channel.memory_group(me);
+  const Leaders leaders(channel);
+  int mine = 0;
+  while (leaders.group[mine] != group) ++mine;
+  const int leader = leaders.rank[mine];
+  if (leader != me) {
+    channel.notify(leader);
+    channel.await(leader);
+    return;
+  }
+  // The leader: its group's arrivals, the leaders' dissemination, the release.
+  for (int p = me + 1; p < n; ++p)
+    if (channel.memory_group(p) == group) channel.await(p);
+  for (int distance = 1; distance < leaders.count; distance *= 2) {
+    channel.notify(leaders.rank[tree::ahead(mine, distance, leaders.count)]);
+    channel.await(leaders.rank[tree::behind(mine, distance, leaders.count)]);
+  }
+  for (int p = me + 1; p < n; ++p)
+    if (channel.memory_group(p) == group) channel.notify(p);
+}
+
+}  // namespace
+
+extern const Algorithm barrier_node_leaders;
+const Algorithm barrier_node_leaders = {"node_leaders", Collective::barrier, applies, run};
+
+}  // namespace shoal::coll

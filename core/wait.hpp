@@ -8,7 +8,8 @@
 // back, nobody wants the core and the wait spins between them), then sleep in short naps. Yielding
 // alone is not enough when PEs outnumber cores: every waiter stays runnable and the scheduler keeps
 // picking waiters; a sleeping waiter leaves the core to the PE that has work. A nap adds at most
-// tens of microseconds to a wait that was already long.
+// tens of microseconds to a wait that was already long. A yield that a task which computes kept
+// for its time slice makes the thread's waits skip the yields for a while (lost_yields.hpp).
 //
 // When the node runs more PEs than this PE has CPUs, the PE we wait for is likely waiting for
 // this very core: then the wait skips the spinning and yields from the start.
@@ -19,6 +20,7 @@
 
 #include <cstdint>
 
+#include "lost_yields.hpp"
 #include "rma/put_batch.hpp"
 #include "transport/progress_thread.hpp"
 #include "transport/ucx_worker.hpp"
@@ -54,13 +56,17 @@ class Backoff {
       // only costs the wait a system call per round (across nodes, half a microsecond of a
       // ten-microsecond round trip), so spin and look again every kProbeEvery rounds. One that
       // took long gave the CPU to someone: keep yielding every round.
-      if (free_cpu_ && rounds_ % kProbeEvery != 0) {
+      // A thread that lost a yield to a task that computes spins instead (lost_yields.hpp).
+      if ((free_cpu_ && rounds_ % kProbeEvery != 0) ||
+          (lost_yields_.any() && !lost_yields_.may_yield(now_ns()))) {
         cpu_relax();
         return;
       }
       const std::uint64_t before = now_ns();
       sched_yield();
-      free_cpu_ = now_ns() - before < kBusyYieldNs;
+      const std::uint64_t after = now_ns();
+      free_cpu_ = after - before < kBusyYieldNs;
+      lost_yields_.yielded(after - before, after, oversubscribed());
     } else {
       const timespec nap{0, 20'000};  // 20 us (the kernel's timer slack adds ~50 us)
       nanosleep(&nap, nullptr);
@@ -91,6 +97,7 @@ class Backoff {
   static constexpr std::uint64_t kBusyYieldNs = 5'000;
   unsigned rounds_ = 0;
   bool free_cpu_ = false;  // the last yield came straight back
+  static inline thread_local LostYields lost_yields_;
 };
 
 // Polls of the condition alone before the first pass of UCX progress: a PE on this node usually

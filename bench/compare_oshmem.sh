@@ -22,6 +22,10 @@
 # iters), the medians to <csv>.medians.csv (medians.awk) and the tables
 # (report.awk) also to <csv>.md.
 #
+# With --busy N, N processes that only compute run beside both libraries for
+# the whole comparison: a node where other work shares the PEs' CPUs (another
+# job, the program's own threads).
+#
 # Exit status: 0 all runs complete; 1 setup failure or one side produced no
 # data at all; 2 tables printed but some run was incomplete or failed the
 # benchmark's data verification.
@@ -64,6 +68,7 @@ algorithms=0
 globals=0
 alg_args=
 alg_reps=
+busy=0
 
 usage() {
     cat <<EOF
@@ -95,6 +100,8 @@ usage: bench/compare_oshmem.sh [options] [-- benchmark options]
                            (putget and amo: one PE on each of 2 hosts; coll:
                            --npes over N hosts), UCX over TCP between hosts
                            (UCX_TLS=tcp,self,sm UCX_NET_DEVICES=shoal0)
+  --busy N                 N processes that only compute run beside both
+                           libraries for the whole comparison (default 0)
   --out FILE               raw CSV (default bench/results/<name>-<date>.csv)
   --timeout SEC            limit for one run (default $run_timeout)
   --ours-bin PATH          Shoal benchmark binary (default DIR/bin/<name>_bench;
@@ -157,6 +164,8 @@ while [ $# -gt 0 ]; do
     --hosts) hosts=${2:?}; shift 2 ;;
     --hosts=*) hosts=${1#*=}; shift ;;
     --algorithms) algorithms=1; shift ;;
+    --busy) busy=${2:?}; shift 2 ;;
+    --busy=*) busy=${1#*=}; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; bench_args=("$@"); break ;;
     *) usage >&2; die "unknown argument '$1'" ;;
@@ -164,6 +173,7 @@ while [ $# -gt 0 ]; do
 done
 case $reps in ''|*[!0-9]*|0) die "--reps needs a positive integer" ;; esac
 case $hosts in ''|*[!0-9]*) die "--hosts needs a whole number" ;; esac
+case $busy in ''|*[!0-9]*) die "--busy needs a whole number" ;; esac
 case $run_timeout in ''|*[!0-9]*|0) die "--timeout needs a positive integer (seconds)" ;; esac
 npes_list=()
 for n in ${npes//,/ }; do
@@ -238,7 +248,14 @@ else
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/shoal-compare.XXXXXX") || die "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT
+bed_up=0      # a test bed of --hosts to take down at the end
+busy_pids=()  # the --busy processes
+cleanup() {
+    [ "${#busy_pids[@]}" = 0 ] || kill "${busy_pids[@]}" 2>/dev/null
+    [ "$bed_up" = 0 ] || "$netns/netns_testbed.sh" down "$SHOAL_NETNS_PREFIX"
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
 
 # --- launchers: oshrun on this host, or mpirun across the hosts of a test bed ---------
 oshmem_root=()
@@ -251,7 +268,7 @@ if [ "$hosts" -gt 0 ]; then
     why=$("$netns/netns_testbed.sh" check) || die "--hosts: $why"
     export SHOAL_NETNS_PREFIX="shoal-bench$$"
     "$netns/netns_testbed.sh" sweep shoal-bench
-    trap '"$netns/netns_testbed.sh" down "$SHOAL_NETNS_PREFIX"; rm -rf "$tmp"' EXIT
+    bed_up=1
     "$netns/netns_testbed.sh" up "$SHOAL_NETNS_PREFIX" "$hosts" "$tmp/hostfile" >/dev/null ||
         die "could not build the test bed of $hosts hosts"
     export UCX_TLS=${UCX_TLS:-tcp,self,sm} UCX_NET_DEVICES=${UCX_NET_DEVICES:-shoal0}
@@ -339,6 +356,13 @@ for b in "${run_benches[@]}"; do setup_bench "$b"; done
 [ "${#coll_variants[@]}" = 0 ] ||
     note "coll_bench Shoal, also once per algorithm in the first $alg_reps rep(s): $(printf '%s, ' "${coll_variants[@]/ /@}" | sed 's/, $//')${alg_args:+ (with $alg_args)}"
 note "$reps interleaved runs per library and benchmark; coll_bench on ${npes_list[*]} PEs; raw CSV -> $out"
+
+# --- other work beside the PEs (--busy) ----------------------------------------
+for ((i = 0; i < busy; i++)); do
+    bash -c 'while :; do :; done' &
+    busy_pids+=($!)
+done
+[ "$busy" = 0 ] || note "$busy busy process(es) beside the PEs for the whole run"
 
 # --- runs ----------------------------------------------------------------------
 # Per-run bookkeeping is keyed by "bench lib"; lib is shoal, oshmem, alg

@@ -7,6 +7,13 @@
 #       --out bench/results/internode.csv
 #   bench/publish_internode.sh bench/results/internode.csv "load average 0.4 before the run"
 #
+# Optionally also a run beside busy processes (compare_oshmem.sh --busy N), as a last section:
+#
+#   bench/compare_oshmem.sh --hosts 2 --bench all --reps 5 --npes 2 --busy 2 \
+#       --tests put_lat,get_lat,fadd_lat,add_lat,barrier_all,broadcast,sum_reduce \
+#       --putget-args '--max-size 4K' --coll-args '--max-size 4K' --out bench/results/busy.csv
+#   bench/publish_internode.sh bench/results/internode.csv "..." bench/results/busy.csv 2
+#
 # The page: how it was measured, the issue-15 targets (targets_internode.awk), the charts of
 # plot_suite.sh (PNGs in docs/performance/internode/) and the tables compare_oshmem.sh printed
 # (<csv>.md).
@@ -14,6 +21,9 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 csv=${1:?usage: publish_internode.sh <csv of compare_oshmem.sh --hosts> [note on the load]}
 load_note=${2:-}
+busy_csv=${3:-} busy=${4:-}
+[ -z "$busy_csv" ] || [ -f "${busy_csv%.csv}.md" ] || {
+  echo "publish_internode: ${busy_csv%.csv}.md is missing" >&2; exit 1; }
 medians=${csv%.csv}.medians.csv tables=${csv%.csv}.md
 [ -f "$medians" ] && [ -f "$tables" ] || {
   echo "publish_internode: $medians or $tables is missing" >&2; exit 1; }
@@ -36,7 +46,8 @@ mapfile -t pngs < <("$here/plot_suite.sh" "$medians" "$charts")
   echo
   echo "Small-message latencies on this machine take one of two values run by run, for both"
   echo "libraries alike (a blocking get of 8 B: about 11 us or about 13.7 us; which vCPU each PE"
-  echo "lands on is part of it). A ratio near 1.25 or 0.8 in a row of one-message operations"
+  echo "lands on decides it: with each PE pinned to a CPU of its own, the slow one mostly disappears)."
+  echo "A ratio near 1.25 or 0.8 in a row of one-message operations"
   echo "usually means the two libraries' medians fell in different modes: the tables give each"
   echo "median with its runs' spread."
   echo
@@ -52,5 +63,18 @@ mapfile -t pngs < <("$here/plot_suite.sh" "$medians" "$charts")
   echo "## Tables"
   echo
   sed -n '/^## /,$p' "$tables" | sed 's/^## /### /'
+  if [ -n "$busy_csv" ]; then
+    echo
+    echo "## Beside ${busy:-some} busy processes"
+    echo
+    echo "The same test bed and launch, with \`compare_oshmem.sh --busy ${busy:-N}\`: processes that only"
+    echo "compute share the 2 CPUs with the PEs for the whole run (another job, or the program's own"
+    echo "threads, on a node), measured $(date -r "$busy_csv" '+%Y-%m-%d %H:%M'). Each run's figure is"
+    echo "the mean of its median chunk of calls (putget_bench, amo_bench) or the median call"
+    echo "(coll_bench), and a time slice the scheduler gives a busy process is 2-5 ms, so single"
+    echo "runs range widely for both libraries; read the medians over the runs."
+    echo
+    sed -n '/^## /,$p' "${busy_csv%.csv}.md" | sed 's/^## /### /'
+  fi
 } >"$out"
 echo "wrote $out"

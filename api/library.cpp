@@ -18,6 +18,7 @@
 #include "team/registry.hpp"
 #include "team/state.hpp"
 #include "team/team.hpp"
+#include "wait.hpp"
 
 namespace shoal::library {
 namespace {
@@ -78,6 +79,7 @@ void print_banner(const Runtime &rt) {
   if (rt.config.info) {
     rt.config.print(stdout);
     std::printf("AMO route in force: %s\n", rt.amo_route_summary().c_str());
+    std::printf("Waiting in force: %s\n", waiting_summary().c_str());
   }
   std::fflush(stdout);
 }

@@ -6,7 +6,7 @@
 // 1.5 ms (median) in place of 11; OSHMEM, which spins, kept 11.
 //
 // So once a yield is lost, the thread's waits do not yield for kNoYieldNs: they spin through
-// the yield stage, then nap, which leaves the CPU to whoever computes. Not where the node runs
+// the yield stage, then nap, which leaves the CPU to whoever computes. Not where the machine runs
 // more PEs than CPUs: there the task that computes is likely the PE waited for, and the yield
 // is what lets it finish (and its waiting PEs hand the CPU back at once).
 #pragma once
@@ -22,7 +22,7 @@ class LostYields {
   // How long the waits of a thread that lost a yield do not yield.
   static constexpr std::uint64_t kNoYieldNs = 100'000'000;
 
-  // Records a yield of took_ns that ended at now_ns, on a node that runs more PEs than CPUs or
+  // Records a yield of took_ns that ended at now_ns, on a machine that runs more PEs than CPUs or
   // not.
   void yielded(std::uint64_t took_ns, std::uint64_t now_ns, bool oversubscribed) noexcept {
     if (took_ns > kLostYieldNs && !oversubscribed) lost_at_ns_ = now_ns;

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "bootstrap/machine.hpp"
 #include "heap/memory_budget.hpp"
 #include "ctx/context.hpp"
 #include "rma/store_message.hpp"
@@ -39,6 +40,7 @@ struct SegmentInfo {
   std::uint64_t data_shared;         // 1 if it is in shared memory for the node's PEs to map
   std::uint64_t device_atomics;      // 1 if a network device executes its UCX atomics
   std::uint64_t memory_group;        // PeerView::memory_group of that PE
+  std::uint64_t machine;             // boot::machine_id() of that PE (0: not known)
 };
 
 std::size_t page_round(std::size_t n) {
@@ -172,7 +174,8 @@ Failure Runtime::exchange_and_connect() {
                          data_shared_offset,
                          data_memory.base() != nullptr ? 1u : 0u,
                          device_atomics_here ? 1u : 0u,
-                         static_cast<std::uint64_t>(my_group)};
+                         static_cast<std::uint64_t>(my_group),
+                         boot::machine_id()};
   if (b.put("shoal.addr", address.data(), address.size()) != Status::ok ||
       b.put("shoal.seg", &mine, sizeof mine) != Status::ok ||
       b.put("shoal.rkey0", regions[kHeapSegment].packed_rkey.data(),
@@ -184,6 +187,8 @@ Failure Runtime::exchange_and_connect() {
                             "cannot publish this PE's connection data through PMIx");
 
   bool device_atomics_in_job = device_atomics_here;
+  // The node's PEs share this machine even when its kernel cannot be told apart.
+  pes_on_machine = static_cast<int>(b.local_peers().size());
   peers.assign(static_cast<std::size_t>(n_pes), PeerView{});
   peer_heaps.resize(static_cast<std::size_t>(n_pes));
   peer_data.resize(static_cast<std::size_t>(n_pes));
@@ -209,6 +214,8 @@ Failure Runtime::exchange_and_connect() {
     SegmentInfo theirs;
     std::memcpy(&theirs, seg_bytes.data(), sizeof theirs);
     device_atomics_in_job = device_atomics_in_job || theirs.device_atomics == 1;
+    if (mine.machine != 0 && theirs.machine == mine.machine && !b.on_this_node(pe))
+      ++pes_on_machine;
     if (theirs.size[kHeapSegment] != heap_size)
       return Failure::because(Status::invalid_param,
                               "PE " + std::to_string(pe) + " has a symmetric heap of " +

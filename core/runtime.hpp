@@ -57,6 +57,9 @@ class Runtime {
 
   int my_pe = 0;
   int n_pes = 1;
+  // PEs of the job that share this machine's CPUs (boot/machine.hpp): the node's, and those of
+  // other nodes on the same kernel (namespaces or containers of one machine).
+  int pes_on_machine = 1;
   int thread_level = 0;
 
   // Hot-path copies of the local segments' bounds. The heap segment ends with the library's

@@ -3,23 +3,44 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <string>
+
 #include "runtime.hpp"
 
 namespace shoal {
 
-bool oversubscribed() noexcept {
-  // -1: not known yet (the bootstrap has not told us how many PEs share the node).
-  static int known = -1;
-  if (known >= 0) return known != 0;
-  if (!g_runtime || !g_runtime->bootstrap) return false;
+namespace {
+
+// The CPUs the PEs of this machine take turns on, as far as this PE can tell.
+int machine_cpus() noexcept {
   cpu_set_t allowed;
   int cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
   // A launcher that gives each PE a core of its own (oshrun does when the PEs fit, mpirun with
-  // --bind-to core) leaves one CPU in this PE's mask: the node's PEs then share the CPUs online.
+  // --bind-to core) leaves one CPU in this PE's mask: the machine's PEs then share the CPUs
+  // online.
   if (cpus == 1) cpus = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
-  const auto local_pes = static_cast<int>(g_runtime->bootstrap->local_peers().size());
-  known = local_pes > cpus ? 1 : 0;
+  return cpus;
+}
+
+}  // namespace
+
+bool oversubscribed() noexcept {
+  // -1: not known yet (the library has not started: how many PEs share the machine is known
+  // once every PE has published its machine, Runtime::exchange_and_connect).
+  static int known = -1;
+  if (known >= 0) return known != 0;
+  if (!g_runtime) return false;
+  known = g_runtime->pes_on_machine > machine_cpus() ? 1 : 0;
   return known != 0;
+}
+
+std::string waiting_summary() {
+  if (!g_runtime) return "not started";
+  const int pes = g_runtime->pes_on_machine;
+  return std::to_string(pes) + (pes == 1 ? " PE" : " PEs") + " of the job on this machine, " +
+         std::to_string(machine_cpus()) + " CPUs: " +
+         (oversubscribed() ? "more PEs than CPUs, waits yield from the start"
+                           : "waits spin, then yield");
 }
 
 bool spans_nodes() noexcept {

@@ -5,22 +5,25 @@
 //
 // Three stages: spin briefly (the answer is usually a few hundred nanoseconds away when every
 // PE has a core), then yield (a runnable peer on this core gets to run; while yields come straight
-// back, nobody wants the core and the wait spins between them), then sleep in short naps. Yielding
-// alone is not enough when PEs outnumber cores: every waiter stays runnable and the scheduler keeps
-// picking waiters; a sleeping waiter leaves the core to the PE that has work. A nap adds at most
-// tens of microseconds to a wait that was already long. A yield that a task which computes kept
-// for its time slice makes the thread's waits skip the yields for a while (lost_yields.hpp).
+// back, nobody wants the core and the wait spins between them), then sleep in short naps, which
+// leave the core to whoever computes. A nap adds at most tens of microseconds to a wait that was
+// already long. A yield that a task which computes kept for its time slice makes the thread's
+// waits skip the yields for a while (lost_yields.hpp).
 //
-// When the node runs more PEs than this PE has CPUs, the PE we wait for is likely waiting for
-// this very core: then the wait skips the spinning and yields from the start.
+// When the machine runs more PEs than this PE has CPUs (counting the PEs of other nodes on the
+// same kernel: boot/machine.hpp), the PE we wait for is likely waiting for this very core: then
+// the wait skips the spinning, yields from the start, and naps only after a long wait
+// (yield_stage.hpp).
 #pragma once
 
 #include <sched.h>
 #include <time.h>
 
 #include <cstdint>
+#include <string>
 
 #include "lost_yields.hpp"
+#include "yield_stage.hpp"
 #include "rma/put_batch.hpp"
 #include "transport/progress_thread.hpp"
 #include "transport/ucx_worker.hpp"
@@ -35,9 +38,13 @@ inline void cpu_relax() noexcept {
 #endif
 }
 
-// Whether this node runs more PEs than the CPUs this PE may run on (false until the bootstrap
-// knows the PEs of the node).
+// Whether this machine runs more PEs than the CPUs this PE may run on (false until the library
+// has started and knows the PEs of the machine).
 bool oversubscribed() noexcept;
+
+// How this PE waits, in words for SMA_INFO: the PEs and CPUs of the machine, and whether that
+// is more PEs than CPUs.
+std::string waiting_summary();
 
 // Whether the job has PEs on other nodes (false until the bootstrap knows).
 bool spans_nodes() noexcept;
@@ -51,7 +58,7 @@ class Backoff {
     ++rounds_;
     if (rounds_ <= kSpinRounds) {
       cpu_relax();
-    } else if (rounds_ <= kSpinRounds + kYieldRounds) {
+    } else if (yield_stage_.goes_on(rounds_ - kSpinRounds, oversubscribed())) {
       // A yield that comes straight back found no other task waiting for this CPU: then it
       // only costs the wait a system call per round (across nodes, half a microsecond of a
       // ten-microsecond round trip), so spin and look again every kProbeEvery rounds. One that
@@ -67,12 +74,16 @@ class Backoff {
       const std::uint64_t after = now_ns();
       free_cpu_ = after - before < kBusyYieldNs;
       lost_yields_.yielded(after - before, after, oversubscribed());
+      yield_stage_.yielded(after);
     } else {
       const timespec nap{0, 20'000};  // 20 us (the kernel's timer slack adds ~50 us)
       nanosleep(&nap, nullptr);
     }
   }
-  void reset() noexcept { rounds_ = first_round(); }
+  void reset() noexcept {
+    rounds_ = first_round();
+    yield_stage_.reset();
+  }
 
  private:
   static constexpr unsigned kSpinRounds = 64;
@@ -80,9 +91,8 @@ class Backoff {
   // microsecond), so 64 rounds would spin for ~100 us; yield after a few instead, which costs
   // nothing when the CPU is free and gives it to another PE when it is not.
   static constexpr unsigned kSpinRoundsAcrossNodes = 8;
-  static constexpr unsigned kYieldRounds = 256;
-  // Where the count starts: past the spin when this node runs more PEs than CPUs (yield from
-  // the start), past most of it across nodes.
+  // Where the count starts: past the spin when this machine runs more PEs than CPUs (yield
+  // from the start), past most of it across nodes.
   static unsigned first_round() noexcept {
     if (oversubscribed()) return kSpinRounds;
     return spans_nodes() ? kSpinRounds - kSpinRoundsAcrossNodes : 0;
@@ -97,6 +107,7 @@ class Backoff {
   static constexpr std::uint64_t kBusyYieldNs = 5'000;
   unsigned rounds_ = 0;
   bool free_cpu_ = false;  // the last yield came straight back
+  YieldStage yield_stage_;
   static inline thread_local LostYields lost_yields_;
 };
 

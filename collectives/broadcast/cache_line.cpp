@@ -3,11 +3,12 @@
 // and returns; each reader waits for the sequence number in its own line and copies the message
 // out. A message of up to kLinePayload (56) bytes lives in the line itself: one cache-line
 // transfer from root to reader on the node; to every other node one message (Channel::signal)
-// into the line of one reader there, which relays it into the lines of its node's other readers
-// (writer_of). A larger one (up to kStashMaxBytes, teams whose heaps are not all mapped)
-// travels in the line's message into the reader's stash buffer of the line
-// (Channel::signal_stashed), where the reader copies it from: one message per reader where
-// the binomial tree needs a credit back before each step.
+// into the line of one reader there, down a tree of the nodes, which relays it to its child
+// nodes and into the lines of its node's other readers (NodeTree). A larger one (up to
+// kStashMaxBytes, teams whose heaps are not all mapped) travels the same way in the line's
+// message into each reader's stash buffer of the line (Channel::signal_stashed), where the
+// reader copies it from: one message per reader where the binomial tree needs a credit back
+// before each step.
 //
 // A broadcast is one-directional, so the root must know a reader is done with a line before it
 // writes that line again: readers acknowledge messages in a line of their own in the root's
@@ -20,7 +21,7 @@
 // (several microseconds over TCP): whatever message the root waits for to be read, a multiple
 // of kAckEvery lies between it and the last message sent, so the reader reaches one.
 //
-// The root sends up to n - 1 messages, so across nodes it serves teams of up to kMaxNetworkTeam PEs
+// A PE sends up to n - 1 messages, so across nodes it serves teams of up to kMaxNetworkTeam PEs
 // (on the node, where a message is a store, any team); teams with PEs of slot index kBoxPeers
 // and above (only in larger jobs) have no lines and run binomial.
 #include <cstring>
@@ -48,31 +49,66 @@ bool applies(const Channel &ch, const Args &a) {
 }
 
 // Who writes reader r's line for a broadcast from `root`. Across nodes a message costs the
-// sender a system call where a store into a mapped line costs nothing, so a message of a line's
-// payload crosses to every other node once: the root writes the lines of its own node's readers
-// and of one reader per other node (its lowest team PE), which relays it into its node's other
-// lines. Every PE computes the same (memory groups are the same everywhere), so every reader
-// waits on the line its writer fills, and writer and reader count the same stream.
-int writer_of(const Channel &ch, int root, int r, bool relay) {
-  if (!relay) return root;
-  const int group = ch.memory_group(r);
-  if (group == ch.memory_group(root)) return root;
-  for (int p = 0; p < ch.size(); ++p)
-    if (ch.memory_group(p) == group) return p == r ? root : p;
-  return root;
-}
+// sender a system call where a store into a mapped line costs nothing, so a message crosses to
+// every other node once, down a binomial tree of the nodes: the first PE of each node in team
+// order from the root (its head; the root heads its own) receives it from the head of its parent
+// node and writes the lines of its child nodes' heads and of its own node's other readers (a
+// store each; a message each for a stashed one, which does not fit the line). The root of 4
+// nodes sends 2 messages where it sent 3. Every PE computes the same (memory
+// groups are the same everywhere), so every reader waits on the line its writer fills, and
+// writer and reader count the same stream.
+class NodeTree {
+ public:
+  NodeTree(const Channel &ch, int root) : ch_(ch), root_(root) {}
 
-// Writes `source` into the line of every reader this PE writes (the root's, or a relay's),
-// those of this node first: a store each, where a reader on another node costs a system call
-// that the node's readers need not wait behind.
-void write_lines(Channel &ch, const Args &a, const void *source, bool relay) {
+  // For a reader: r != root.
+  int writer_of(int r) const {
+    const int head = head_of(r);
+    if (head != r) return head;  // the root's node included: the root heads it
+    const int node = node_of(r);
+    return head_at(node - highest_bit(node));  // the head of the parent node
+  }
+  // Whether this PE heads a node other than the root's, and so relays what it receives.
+  bool relays(int p) const { return p != root_ && head_of(p) == p; }
+
+ private:
+  int at(int k) const { return (root_ + k) % ch_.size(); }  // team order from the root
+  int head_of(int p) const {
+    for (int k = 0;; ++k)
+      if (ch_.memory_group(at(k)) == ch_.memory_group(p)) return at(k);
+  }
+  // The node of head h: how many heads come before it from the root.
+  int node_of(int h) const {
+    int node = 0;
+    for (int k = 0; at(k) != h; ++k) node += head_of(at(k)) == at(k) ? 1 : 0;
+    return node;
+  }
+  int head_at(int node) const {
+    for (int k = 0;; ++k)
+      if (head_of(at(k)) == at(k) && node-- == 0) return at(k);
+  }
+  static int highest_bit(int v) {
+    int b = 1;
+    while (b * 2 <= v) b *= 2;
+    return b;
+  }
+  const Channel &ch_;
+  int root_;
+};
+
+// Writes `source` into the line of every reader this PE writes (the root's, or a relay's).
+// Those of this node first when that is a store each, which the other nodes' readers need not
+// wait behind; last when it is a message each (stashed). Other nodes' heads in reverse team
+// order from the root: the largest subtree first.
+void write_lines(Channel &ch, const Args &a, const NodeTree &tree, const void *source) {
   Slot &s = ch.slot();
   const int n = ch.size(), me = ch.rank(), mine = ch.slot_index(me);
   const std::size_t bytes = a.bytes();
-  for (const bool on_node : {true, false})
-    for (int k = 1; k < n; ++k) {
-      const int r = (me + k) % n;
-      if (r == a.root || writer_of(ch, a.root, r, relay) != me) continue;
+  const bool node_first = !stashed(bytes);
+  for (const bool on_node : {node_first, !node_first})
+    for (int k = n - 1; k >= 1; --k) {
+      const int r = (a.root + k) % n;
+      if (tree.writer_of(r) != me) continue;
       const auto ri = static_cast<std::size_t>(ch.slot_index(r));
       std::byte *const line_here = lines::bcast(s, mine, s.bcasts_out[ri] + 1);
       std::byte *const mapped = ch.mapped(line_here, r);
@@ -106,15 +142,14 @@ void run(Channel &ch, const Args &a) {
   Slot &s = ch.slot();
   const int me = ch.rank(), mine = ch.slot_index(me);
   const std::size_t bytes = a.bytes();
-  // Stashed messages are one network message per reader either way: no relays for them.
-  const bool relay = !stashed(bytes);
+  const NodeTree tree(ch, a.root);
 
   if (me == a.root) {
-    write_lines(ch, a, a.source, relay);
+    write_lines(ch, a, tree, a.source);
     if (a.dest != a.source) std::memmove(a.dest, a.source, bytes);
     return;
   }
-  const int writer = writer_of(ch, a.root, me, relay);
+  const int writer = tree.writer_of(me);
   const int from = ch.slot_index(writer);
   const std::uint64_t seq = ++s.bcasts_in[static_cast<std::size_t>(from)];
   const std::byte *line = lines::bcast(s, from, seq);
@@ -126,9 +161,8 @@ void run(Channel &ch, const Args &a) {
     __atomic_store_n(lines::seq_of(mapped), seq, __ATOMIC_RELEASE);
   else if (seq % kAckEvery == 0)
     ch.signal(lines::seq_of(ack), seq, writer, nullptr, nullptr, 0, /*stream=*/true);
-  // A relay passes the message on to the rest of its node.
-  if (relay && writer == a.root && ch.memory_group(me) != ch.memory_group(a.root))
-    write_lines(ch, a, a.dest, relay);
+  // A relay passes the message on to its child nodes and the rest of its node.
+  if (tree.relays(me)) write_lines(ch, a, tree, a.dest);
 }
 
 }  // namespace

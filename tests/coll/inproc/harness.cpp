@@ -32,7 +32,7 @@ std::vector<const Algorithm *> algorithms(Collective c) {
 
 std::vector<TeamParam> team_params() {
   std::vector<TeamParam> all;
-  for (const Mode mode : {Mode::mapped, Mode::remote, Mode::nodes})
+  for (const Mode mode : {Mode::mapped, Mode::remote, Mode::nodes, Mode::nodes3})
     for (int pes = kMinPes; pes <= kMaxPes; ++pes) all.push_back({pes, mode});
   return all;
 }
@@ -45,7 +45,7 @@ std::vector<Param> params(Collective c) {
   std::vector<Param> all;
   for (const Algorithm *a : kAll)
     if (a->collective == c)
-      for (const Mode mode : {Mode::mapped, Mode::remote, Mode::nodes})
+      for (const Mode mode : {Mode::mapped, Mode::remote, Mode::nodes, Mode::nodes3})
         for (int pes = kMinPes; pes <= kMaxPes; ++pes) all.push_back({a, pes, mode});
   return all;
 }

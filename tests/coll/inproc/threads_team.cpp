@@ -18,7 +18,17 @@ constexpr auto kWaitLimit = std::chrono::seconds(10);
 }  // namespace
 
 const char *mode_name(Mode mode) noexcept {
-  return mode == Mode::mapped ? "mapped" : mode == Mode::remote ? "remote" : "nodes";
+  switch (mode) {
+    case Mode::mapped:
+      return "mapped";
+    case Mode::remote:
+      return "remote";
+    case Mode::nodes:
+      return "nodes";
+    case Mode::nodes3:
+      return "nodes3";
+  }
+  return "?";
 }
 
 // ---- the team ---------------------------------------------------------------------------------

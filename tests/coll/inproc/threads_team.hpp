@@ -4,7 +4,7 @@
 // Each PE has a symmetric region of its own: the slot's counters, mailboxes and cache lines, the
 // team's scratch and a small heap for the calls' dest and source. A symmetric address is an
 // address in the calling PE's region; the same offset in another PE's region is that PE's
-// object. Three modes:
+// object. Four modes:
 //   * mapped: mapped() gives the peer's address, as on one node with shared memory; puts and
 //     signals are stores into the peer's region;
 //   * remote: mapped() is null for every peer, as across nodes, so the algorithms take their
@@ -12,7 +12,8 @@
 //     may deliver them no sooner: an algorithm that reads data it was not notified of sees the
 //     old contents;
 //   * nodes: two nodes, team PEs placed on them round-robin (as mpirun places PEs on the hosts
-//     of the namespace test bed): PEs of one node are mapped, the others remote.
+//     of the namespace test bed): PEs of one node are mapped, the others remote;
+//   * nodes3: the same on three nodes (algorithms that relay between nodes along a tree).
 // Every word a peer waits on is stored with release and loaded with acquire, so the data put
 // before it is visible to the waiter. Waits yield (16 PEs on 2 cores) and give up with a
 // message naming the PE and the word after a few seconds, so a broken algorithm fails instead
@@ -32,7 +33,7 @@
 
 namespace shoal::coll::inproc {
 
-enum class Mode { mapped, remote, nodes };
+enum class Mode { mapped, remote, nodes, nodes3 };
 const char *mode_name(Mode mode) noexcept;
 
 class Team;
@@ -83,7 +84,17 @@ class Team {
   Mode mode() const noexcept { return mode_; }
   // The node of PE pe (memory_group): PEs of one node map each other's regions.
   int node_of(int pe) const noexcept {
-    return mode_ == Mode::mapped ? 0 : mode_ == Mode::remote ? pe : pe % 2;
+    switch (mode_) {
+      case Mode::mapped:
+        return 0;
+      case Mode::remote:
+        return pe;
+      case Mode::nodes:
+        return pe % 2;
+      case Mode::nodes3:
+        return pe % 3;
+    }
+    return pe;
   }
   ThreadsChannel &channel(int pe) noexcept { return *channels_[static_cast<std::size_t>(pe)]; }
   // PE pe's heap: heap_bytes, the same offsets symmetric on every PE.

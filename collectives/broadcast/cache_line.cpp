@@ -98,15 +98,15 @@ class NodeTree {
 
 // Writes `source` into the line of every reader this PE writes (the root's, or a relay's).
 // Those of this node first when that is a store each, which the other nodes' readers need not
-// wait behind; last when it is a message each (stashed). Other nodes' heads in reverse team
-// order from the root: the largest subtree first.
+// wait behind; last when it is a message each (stashed). Other nodes' heads in team order from
+// the root, which puts the largest subtree first (node 1 heads nodes 1, 3, 5 and 7 of 8).
 void write_lines(Channel &ch, const Args &a, const NodeTree &tree, const void *source) {
   Slot &s = ch.slot();
   const int n = ch.size(), me = ch.rank(), mine = ch.slot_index(me);
   const std::size_t bytes = a.bytes();
   const bool node_first = !stashed(bytes);
   for (const bool on_node : {node_first, !node_first})
-    for (int k = n - 1; k >= 1; --k) {
+    for (int k = 1; k < n; ++k) {
       const int r = (a.root + k) % n;
       if (tree.writer_of(r) != me) continue;
       const auto ri = static_cast<std::size_t>(ch.slot_index(r));

@@ -54,46 +54,57 @@ bool applies(const Channel &ch, const Args &a) {
 // order from the root (its head; the root heads its own) receives it from the head of its parent
 // node and writes the lines of its child nodes' heads and of its own node's other readers (a
 // store each; a message each for a stashed one, which does not fit the line). The root of 4
-// nodes sends 2 messages where it sent 3. Every PE computes the same (memory
-// groups are the same everywhere), so every reader waits on the line its writer fills, and
-// writer and reader count the same stream.
+// nodes sends 2 messages where it sent 3. Every PE computes the same (memory groups are the
+// same everywhere), so every reader waits on the line its writer fills, and writer and reader
+// count the same stream.
 class NodeTree {
  public:
-  NodeTree(const Channel &ch, int root) : ch_(ch), root_(root) {}
+  // Teams across nodes have at most kMaxNetworkTeam PEs (applies); a larger one is on one node.
+  NodeTree(const Channel &ch, int root) : n_(ch.size()), root_(root) {
+    if (n_ > kMaxNetworkTeam) return;  // one node: the root writes every line
+    int group[kMaxNetworkTeam];
+    for (int k = 0; k < n_; ++k) {  // positions in team order from the root
+      group[k] = ch.memory_group(at(k));
+      int first = 0;
+      while (group[first] != group[k]) ++first;
+      head_pos_[k] = first;
+      if (first == k) {  // k heads a node of its own
+        node_[k] = nodes_;
+        head_of_node_[nodes_++] = k;
+      } else {
+        node_[k] = node_[first];
+      }
+    }
+  }
 
   // For a reader: r != root.
   int writer_of(int r) const {
-    const int head = head_of(r);
-    if (head != r) return head;  // the root's node included: the root heads it
-    const int node = node_of(r);
-    return head_at(node - highest_bit(node));  // the head of the parent node
+    if (nodes_ == 0) return root_;
+    const int k = pos(r);
+    if (head_pos_[k] != k) return at(head_pos_[k]);  // the root's node included: the root heads it
+    const int node = node_[k];
+    return at(head_of_node_[node - highest_bit(node)]);  // the head of the parent node
   }
   // Whether this PE heads a node other than the root's, and so relays what it receives.
-  bool relays(int p) const { return p != root_ && head_of(p) == p; }
+  bool relays(int p) const {
+    if (nodes_ == 0) return false;
+    const int k = pos(p);
+    return k != 0 && head_pos_[k] == k;
+  }
 
  private:
-  int at(int k) const { return (root_ + k) % ch_.size(); }  // team order from the root
-  int head_of(int p) const {
-    for (int k = 0;; ++k)
-      if (ch_.memory_group(at(k)) == ch_.memory_group(p)) return at(k);
-  }
-  // The node of head h: how many heads come before it from the root.
-  int node_of(int h) const {
-    int node = 0;
-    for (int k = 0; at(k) != h; ++k) node += head_of(at(k)) == at(k) ? 1 : 0;
-    return node;
-  }
-  int head_at(int node) const {
-    for (int k = 0;; ++k)
-      if (head_of(at(k)) == at(k) && node-- == 0) return at(k);
-  }
+  int at(int k) const { return (root_ + k) % n_; }
+  int pos(int p) const { return (p - root_ + n_) % n_; }
   static int highest_bit(int v) {
     int b = 1;
     while (b * 2 <= v) b *= 2;
     return b;
   }
-  const Channel &ch_;
-  int root_;
+  int n_, root_;
+  int nodes_ = 0;                           // 0: a team on one node, larger than kMaxNetworkTeam
+  int head_pos_[kMaxNetworkTeam] = {};      // by position: the position of its node's head
+  int node_[kMaxNetworkTeam] = {};          // by position: its node, counted from the root's (0)
+  int head_of_node_[kMaxNetworkTeam] = {};  // by node: the position of its head
 };
 
 // Writes `source` into the line of every reader this PE writes (the root's, or a relay's).

@@ -11,35 +11,15 @@
 // leaders' distinct distances), so the channel's counters keep back-to-back barriers apart.
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
+#include "collectives/leaders.hpp"
 #include "collectives/tree.hpp"
 
 namespace shoal::coll {
 namespace {
 
-// Teams above this size keep dissemination: the plan below looks at every PE in every call.
-constexpr int kMaxPes = 64;
-
-// The leaders of a team: the lowest team PE of each memory group, in team order.
-struct Leaders {
-  int rank[kMaxPes];
-  int group[kMaxPes];
-  int count = 0;
-  explicit Leaders(const Channel &ch) {
-    for (int p = 0; p < ch.size(); ++p) {
-      const int g = ch.memory_group(p);
-      bool seen = false;
-      for (int i = 0; i < count && !seen; ++i) seen = group[i] == g;
-      if (!seen) {
-        rank[count] = p;
-        group[count++] = g;
-      }
-    }
-  }
-};
-
-// Serves teams of up to kMaxPes PEs, of more than one group, with some group of several PEs.
+// Serves teams of up to kLeadersMaxPes PEs, of more than one group, with some group of several PEs.
 bool applies(const Channel &ch, const Args &) {
-  if (ch.size() > kMaxPes) return false;
+  if (ch.size() > kLeadersMaxPes) return false;
   const Leaders leaders(ch);
   return leaders.count > 1 && leaders.count < ch.size();
 }
@@ -48,8 +28,7 @@ void run(Channel &channel, const Args &) {
   const int n = channel.size(), me = channel.rank();
   const int group = channel.memory_group(me);
   const Leaders leaders(channel);
-  int mine = 0;
-  while (leaders.group[mine] != group) ++mine;
+  const int mine = leaders.index_of(group);
   const int leader = leaders.rank[mine];
   if (leader != me) {
     channel.notify(leader);

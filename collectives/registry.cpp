@@ -72,10 +72,11 @@ const char *const kAutoRules[] = {
     // reduce; the same
     "cache_line,direct:pes<=2&bytes>4k,direct:bytes>64k,mailbox,recursive_doubling:bytes<=64k,"
     "rabenseifner:pes>4,recursive_doubling",
-    "mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,ring",  // collect
-    "mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,ring",  // fcollect
-    "mailbox:pes<=8,pairwise",                                  // alltoall
-    "recursive_doubling",                                       // scan
+    // collect and fcollect; node_leaders only for teams over several nodes
+    "node_leaders,mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,ring",  // collect
+    "node_leaders,mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,ring",  // fcollect
+    "mailbox:pes<=8,pairwise",                                               // alltoall
+    "recursive_doubling",                                                    // scan
 };
 static_assert(sizeof(kAutoRules) / sizeof(kAutoRules[0]) == kCollectives);
 

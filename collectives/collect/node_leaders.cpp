@@ -32,15 +32,15 @@ bool is_power_of_two(int v) { return (v & (v - 1)) == 0; }
 
 // Teams of up to kLeadersMaxPes PEs, with mailboxes, over several nodes, whose gathered bytes fit
 // a stash buffer. Where every node has one PE the leaders' exchange is all there is: taken when
-// the nodes are a power of two from 4 on, whose doubling sends fewer messages than mailbox (2
-// PEs on 2 hosts: the same one message each, and mailbox 0.1 us faster).
+// the nodes are a power of two, whose doubling sends fewer messages than mailbox, and with 2
+// PEs for blocks larger than a mailbox (auto leaves 2 PEs with small blocks to mailbox: the same
+// one message each, 0.1 us faster).
 bool applies(const Channel &ch, const Args &a) {
   const int n = ch.size();
   if (n > kLeadersMaxPes || !ch.has_mailboxes() || a.total * a.elem_size > kStashMaxBytes)
     return false;
   const Leaders leaders(ch);
-  return leaders.count > 1 &&
-         (leaders.count < n || (leaders.count >= 4 && is_power_of_two(leaders.count)));
+  return leaders.count > 1 && (leaders.count < n || is_power_of_two(leaders.count));
 }
 
 // The blocks of leader index `first` up to `last` (excluded), in leader order, each node's in

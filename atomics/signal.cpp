@@ -10,9 +10,10 @@
 //                               heap) a UCX fence cannot order a later CPU store, so the put is
 //                               completed (quiet) before the signal is stored;
 //   a PE of another node,
-//   AMOs in software there   -> one message carries both (up to 64 KiB of data), and the
-//                               target's handler copies the data, then updates the signal with a
-//                               CPU atomic (PutBatches::put_signal).
+//   AMOs in software there   -> one message carries both (up to 256 KiB of data, above 64 KiB
+//                               the first pieces go ahead in messages of 64 KiB), and the
+//                               target's handler copies the data, then updates the signal with
+//                               a CPU atomic (PutBatches::put_signal).
 #include "atomics/signal.hpp"
 
 #include <fmt/format.h>
@@ -54,7 +55,7 @@ void put_signal(shoal_ctx *ctx, void *dest, const void *source, std::size_t byte
 
   // To a PE of another node over a transport that executes AMOs in software (TCP), data and
   // signal travel in one message (rma/put_batch.hpp): no acknowledged put, no fence, no AMO.
-  if (ctx == &shoal_ctx_default && g_runtime->put_batches.combines(world, bytes, true)) {
+  if (ctx == &shoal_ctx_default && g_runtime->put_batches.combines_signal(world, bytes)) {
     ctx->ucx_pending.store(true, std::memory_order_relaxed);
     return g_runtime->put_batches.put_signal(*ctx->worker, world, data, source, bytes, sig, signal,
                                              op == amo::Op::add, routine);
@@ -81,7 +82,7 @@ void update(shoal_ctx *ctx, std::uint64_t *sig_addr, std::uint64_t signal, amo::
   rma::check_pe(world, routine);
   // As a put-with-signal without data where that is one message (put_signal above): a UCX AMO
   // over TCP is acknowledged by the target, a second system call at each end.
-  if (ctx == &shoal_ctx_default && g_runtime->put_batches.combines(world, 0, true) &&
+  if (ctx == &shoal_ctx_default && g_runtime->put_batches.combines_signal(world, 0) &&
       reinterpret_cast<std::uintptr_t>(sig_addr) % sizeof *sig_addr == 0) {
     const rma::Target sig = rma::resolve(sig_addr, sizeof *sig_addr, world, routine);
     ctx->ucx_pending.store(true, std::memory_order_relaxed);

@@ -85,7 +85,7 @@ static const char *const test_names[NTESTS] = {
 
 /* Largest size per test (--max-size lowers it, never raises it). */
 static const size_t test_max[NTESTS] = {
-    4 * MIB, 4 * MIB, 4 * MIB, 4 * MIB, 4 * MIB, 8 * KIB, 8 * KIB, 64 * KIB,
+    4 * MIB, 4 * MIB, 4 * MIB, 4 * MIB, 4 * MIB, 8 * KIB, 8 * KIB, 4 * MIB,
 };
 
 static int is_rate(int t) { return t == PUT_RATE || t == GET_RATE; }
@@ -129,7 +129,7 @@ static void usage(FILE *f)
             "  -t, --tests LIST     comma-separated tests, or 'all' (default all):\n"
             "                       put_lat,put_lat_noquiet,get_lat,put_bw,get_bw,\n"
             "                       put_rate,get_rate (up to 8K), put_signal_lat\n"
-            "                       (up to 64K; OpenSHMEM 1.5, skipped before%s)\n"
+            "                       (OpenSHMEM 1.5, skipped before%s)\n"
             "  -s, --min-size N     smallest message in bytes (default 1; K/M suffix ok)\n"
             "  -S, --max-size N     largest message in bytes (default 4M; rate and\n"
             "                       signal tests stop at their own limit above)\n"

@@ -217,11 +217,26 @@ void PutBatches::put_signal(ucx::UcxWorker &worker, int pe, const Target &data, 
                             std::size_t bytes, const Target &signal, std::uint64_t value, bool add,
                             const char *routine) noexcept {
   send(worker, pe, routine);
+  Target piece = data;
+  const auto *from = static_cast<const std::byte *>(source);
   const auto &base = g_runtime->peers[pe].base;
+  for (; bytes > kAnsweredPutMax; bytes -= kAnsweredPutMax) {  // unanswered, like the signal's
+    const Record r{piece.remote - base[piece.segment], static_cast<std::uint32_t>(kAnsweredPutMax),
+                   static_cast<std::uint32_t>(piece.segment)};
+    if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, from,
+                       kAnsweredPutMax) != Status::ok)
+      fatal(
+          fmt::format("{}: sending a put with signal to PE {} failed in UCX (see the message "
+                      "above)",
+                      routine, pe));
+    piece.remote += kAnsweredPutMax;
+    from += kAnsweredPutMax;
+  }
+  source = from;
   SignalRecord r{};
   if (bytes != 0)
-    r.data = Record{data.remote - base[data.segment], static_cast<std::uint32_t>(bytes),
-                    static_cast<std::uint32_t>(data.segment)};
+    r.data = Record{piece.remote - base[piece.segment], static_cast<std::uint32_t>(bytes),
+                    static_cast<std::uint32_t>(piece.segment)};
   r.offset = signal.remote - base[signal.segment];
   r.value = value;
   r.segment = static_cast<std::uint32_t>(signal.segment);

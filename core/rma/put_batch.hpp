@@ -60,6 +60,12 @@ struct Target;
 // the target reads it in one piece.
 inline constexpr std::size_t kAnsweredPutMax = 64 * 1024;
 
+// The largest put with signal sent as messages of kAnsweredPutMax (PutBatches::put_signal); a
+// larger one goes as a UCX put, a fence and an AMO, whose zero-copy transfer wins from there.
+// Put-with-signal ping-pong across two namespace hosts, us, messages against the UCX path:
+// 128 KiB 28-30 against 43-44, 256 KiB 59-60 against 64.5-66, 1 MiB 252-399 against 207-232.
+inline constexpr std::size_t kSignalMessagesMax = 256 * 1024;
+
 // The size at which a batch leaves on its own, from the number of PEs on other nodes: 64 KiB,
 // less where batches to every one of them would take more than kBatchesBudget, never below
 // 8 KiB. A nonblocking put of up to a quarter of it is combined: a copy costs far less than
@@ -96,12 +102,20 @@ class PutBatches {
   // for a batch is sent at once, after pe's batch.
   void add(ucx::UcxWorker &worker, int pe, const Target &target, const void *source,
            std::size_t bytes, const char *routine) noexcept;
-  // A put with signal to pe (combines(pe, bytes, true) holds): pe's batch, then one message
-  // with the data (`bytes` from `source`, possibly none) for `data` and the signal, which the
-  // target's handler sets or adds (`add`) to `signal` after copying the data, with a CPU
-  // atomic: atomic with the AMOs UCX executes there in software. The message is not answered
-  // (in a ping-pong of put-with-signal the answer would cost each side a second message); the
-  // next quiet asks pe for one answer covering it. Returns once source may be reused.
+  // Whether a put with signal of `bytes` to pe travels in messages of this PE's (put_signal
+  // below): up to kSignalMessagesMax, for the PEs that get batches.
+  bool combines_signal(int pe, std::size_t bytes) const noexcept {
+    return bytes <= kSignalMessagesMax && eligible(pe);
+  }
+  // A put with signal to pe (combines_signal(pe) holds): pe's batch, then one message with the
+  // data (`bytes` from `source`, possibly none) for `data` and the signal, which the target's
+  // handler sets or adds (`add`) to `signal` after copying the data, with a CPU atomic: atomic
+  // with the AMOs UCX executes there in software. The message is not answered (in a ping-pong
+  // of put-with-signal the answer would cost each side a second message); the next quiet asks
+  // pe for one answer covering it. Data beyond kAnsweredPutMax goes ahead in unanswered
+  // messages of that size, and the last piece with the signal: the target handles one
+  // connection's messages in order, so the signal moves after every piece is in place, with no
+  // round trip. Returns once source may be reused.
   void put_signal(ucx::UcxWorker &worker, int pe, const Target &data, const void *source,
                   std::size_t bytes, const Target &signal, std::uint64_t value, bool add,
                   const char *routine) noexcept;

@@ -32,6 +32,16 @@
  *                    half the round trip; sizes up to 64 KiB.  Needs
  *                    OpenSHMEM 1.5: with an older shmem.h the test is
  *                    accepted but skipped (no rows, a note on stderr).
+ *   flag_lat         ping-pong of the classic notification: shmem_putmem,
+ *                    shmem_fence, shmem_long_atomic_set of a flag, which
+ *                    the other PE waits for with shmem_long_wait_until and
+ *                    answers the same way; half the round trip; sizes up
+ *                    to 4 KiB
+ *   flag_idle_lat    flag_lat where each PE computes for 1 ms (a loop on
+ *                    the clock, no SHMEM call) before it sends, so the PE
+ *                    it notifies has waited at least that long: what a
+ *                    PE that waits for a slower peer pays on top; half the
+ *                    round trip less the 1 ms
  *
  * --target global puts the buffers, flag and signal in a static array (the
  * data segment) instead of the symmetric heap; --max-size is then at most
@@ -75,25 +85,28 @@ enum test_id {
     PUT_RATE,
     GET_RATE,
     PUT_SIGNAL_LAT,
+    FLAG_LAT,
+    FLAG_IDLE_LAT,
     NTESTS
 };
 
 static const char *const test_names[NTESTS] = {
-    "put_lat", "put_lat_noquiet", "get_lat",  "put_bw",
-    "get_bw",  "put_rate",        "get_rate", "put_signal_lat",
+    "put_lat",  "put_lat_noquiet", "get_lat",        "put_bw",   "get_bw",
+    "put_rate", "get_rate",        "put_signal_lat", "flag_lat", "flag_idle_lat",
 };
 
 /* Largest size per test (--max-size lowers it, never raises it). */
 static const size_t test_max[NTESTS] = {
-    4 * MIB, 4 * MIB, 4 * MIB, 4 * MIB, 4 * MIB, 8 * KIB, 8 * KIB, 4 * MIB,
+    4 * MIB, 4 * MIB, 4 * MIB, 4 * MIB, 4 * MIB, 8 * KIB, 8 * KIB, 4 * MIB, 4 * KIB, 4 * KIB,
 };
 
 static int is_rate(int t) { return t == PUT_RATE || t == GET_RATE; }
 /* Windows of non-blocking operations, then shmem_quiet. */
 static int is_win(int t) { return t == PUT_BW || t == GET_BW || is_rate(t); }
+static int is_flag(int t) { return t == FLAG_LAT || t == FLAG_IDLE_LAT; }
 static int is_put(int t)
 {
-    return t == PUT_LAT || t == PUT_LAT_NOQUIET || t == PUT_BW || t == PUT_RATE;
+    return t == PUT_LAT || t == PUT_LAT_NOQUIET || t == PUT_BW || t == PUT_RATE || is_flag(t);
 }
 
 struct options {
@@ -129,7 +142,8 @@ static void usage(FILE *f)
             "  -t, --tests LIST     comma-separated tests, or 'all' (default all):\n"
             "                       put_lat,put_lat_noquiet,get_lat,put_bw,get_bw,\n"
             "                       put_rate,get_rate (up to 8K), put_signal_lat\n"
-            "                       (OpenSHMEM 1.5, skipped before%s)\n"
+            "                       (OpenSHMEM 1.5, skipped before%s),\n"
+            "                       flag_lat, flag_idle_lat (up to 4K)\n"
             "  -s, --min-size N     smallest message in bytes (default 1; K/M suffix ok)\n"
             "  -S, --max-size N     largest message in bytes (default 4M; rate and\n"
             "                       signal tests stop at their own limit above)\n"
@@ -279,6 +293,45 @@ static uint64_t *sig;
 static uint64_t sig_seq;
 #define STOP_SIGNAL UINT64_MAX
 
+/* flag_lat, flag_idle_lat: the flag word (symmetric), the last value PE 0
+ * sent in this point, and how long each PE computes before it sends in
+ * flag_idle_lat.  STOP_FLAG ends PE 1's answering loop. */
+static long *ping;
+static long ping_seq;
+#define STOP_FLAG (-1L)
+#define IDLE_USEC 1000.0
+
+/* Computes (spins on the clock, no SHMEM call) for usec microseconds. */
+static void compute_for(double usec)
+{
+    double end = now_sec() + usec * 1e-6;
+    while (now_sec() < end) {
+    }
+}
+
+/* One notification: size bytes, then the flag, ordered by a fence. */
+static void notify(int t, char *remote, const char *local, size_t size, long v, int pe)
+{
+    if (t == FLAG_IDLE_LAT)
+        compute_for(IDLE_USEC);
+    shmem_putmem(remote, local, size, pe);
+    shmem_fence();
+    shmem_long_atomic_set(ping, v, pe);
+}
+
+/* PE 1's side of flag_lat and flag_idle_lat: answer every flag from PE 0
+ * the same way, until STOP_FLAG. */
+static void answer_flags(int t, size_t size, char *local, char *remote)
+{
+    for (long next = 1;; next++) {
+        shmem_long_wait_until(ping, SHMEM_CMP_NE, next - 1);
+        long v = *(volatile long *)ping;
+        if (v == STOP_FLAG)
+            break;
+        notify(t, remote, local, size, v, 0);
+    }
+}
+
 #if HAVE_PUT_SIGNAL
 /* PE 1's side of put_signal_lat: answer every signal from PE 0 with a put
  * of the same size and the same signal value, until STOP_SIGNAL. */
@@ -307,6 +360,14 @@ static void run_iters(int t, long n, size_t size, int window, char *local, char 
             shmem_signal_wait_until(sig, SHMEM_CMP_GE, v);
         }
 #endif
+        break;
+    case FLAG_LAT:
+    case FLAG_IDLE_LAT:
+        for (long i = 0; i < n; i++) {
+            long v = ++ping_seq;
+            notify(t, remote, local, size, v, peer);
+            shmem_long_wait_until(ping, SHMEM_CMP_EQ, v);
+        }
         break;
     case PUT_LAT:
         for (long i = 0; i < n; i++) {
@@ -410,7 +471,7 @@ int main(int argc, char **argv)
     }
 
     /* Symmetric layout: [src: max_size][dst: max_size], then two 64-byte
-     * lines: [flag][signal].  Put tests move PE 0's src to PE 1's dst; get
+     * lines: [flag][signal, ping].  Put tests move PE 0's src to PE 1's dst; get
      * tests move PE 1's src to PE 0's dst; put_signal_lat does both. */
     size_t cap = o.max_size;
     size_t tail = (2 * cap + 63) / 64 * 64;
@@ -429,9 +490,11 @@ int main(int argc, char **argv)
     char *dst = base + cap;
     int *flag = (int *)(base + tail);
     sig = (uint64_t *)(base + tail + 64);
+    ping = (long *)(base + tail + 96);
     memset(base, me + 1, tail + 128); /* touch every page before timing */
     *flag = 0;
     *sig = 0;
+    *ping = 0;
     shmem_barrier_all();
 
     const int peer = 1;
@@ -458,11 +521,17 @@ int main(int argc, char **argv)
                 *sig = 0; /* each PE resets its own signal */
                 sig_seq = 0;
             }
+            if (is_flag(t)) {
+                *ping = 0; /* each PE resets its own flag */
+                ping_seq = 0;
+            }
             shmem_barrier_all();
 #if HAVE_PUT_SIGNAL
             if (t == PUT_SIGNAL_LAT && me == 1)
                 answer_signals(size, src, dst);
 #endif
+            if (is_flag(t) && me == 1)
+                answer_flags(t, size, src, dst);
             if (me == 0) {
                 char *local = is_put(t) ? src : dst;
                 char *remote = is_put(t) ? dst : src;
@@ -499,6 +568,8 @@ int main(int argc, char **argv)
                 if (t == PUT_SIGNAL_LAT) /* end PE 1's answering loop */
                     shmem_putmem_signal(remote, local, 0, sig, STOP_SIGNAL, SHMEM_SIGNAL_SET, peer);
 #endif
+                if (is_flag(t)) /* end PE 1's answering loop */
+                    shmem_long_atomic_set(ping, STOP_FLAG, peer);
             }
             shmem_barrier_all();
 
@@ -598,6 +669,12 @@ int main(int argc, char **argv)
                 } else if (is_win(t)) {
                     double bytes = (double)size * (double)o.window * (double)iters;
                     printf("%s,%zu,%.2f,MB/s,%ld\n", test_names[t], size, bytes / elapsed / 1e6,
+                           iters);
+                } else if (is_flag(t)) {
+                    /* half the round trip, less what each PE computed */
+                    printf("%s,%zu,%.3f,us,%ld\n", test_names[t], size,
+                           elapsed * 1e6 / (double)iters / 2 -
+                               (t == FLAG_IDLE_LAT ? IDLE_USEC : 0.0),
                            iters);
                 } else if (t == PUT_SIGNAL_LAT) {
                     /* half the round trip */

@@ -1,5 +1,6 @@
 #include "wait.hpp"
 
+#include <poll.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -51,6 +52,22 @@ bool spans_nodes() noexcept {
   const boot::Bootstrap &b = *g_runtime->bootstrap;
   known = static_cast<int>(b.local_peers().size()) < b.size() ? 1 : 0;
   return known != 0;
+}
+
+void nap_until_arrival(ucx::UcxWorker &worker, ucx::InboundLease &inbound) noexcept {
+  if (!spans_nodes()) return Backoff::timed_nap();
+  // Arm each worker (ask it to signal its descriptor at the next arrival) and sleep on both
+  // descriptors. A worker that has events already says busy: then the wait goes on at once.
+  pollfd fds[2];
+  nfds_t watched = 0;
+  for (ucx::UcxWorker *w : {&worker, inbound.held_worker()}) {
+    if (w == nullptr || (watched == 1 && w == &worker)) continue;
+    const ucs_status_t armed = w->arm();
+    if (armed == UCS_ERR_BUSY) return;
+    if (armed != UCS_OK) return Backoff::timed_nap();
+    fds[watched++] = {w->event_fd(), POLLIN, 0};
+  }
+  ppoll(fds, watched, &Backoff::kNap, nullptr);
 }
 
 int quick_polls() noexcept { return spans_nodes() || oversubscribed() ? 0 : kQuickPolls; }

@@ -6,9 +6,10 @@
 // Three stages: spin briefly (the answer is usually a few hundred nanoseconds away when every
 // PE has a core), then yield (a runnable peer on this core gets to run; while yields come straight
 // back, nobody wants the core and the wait spins between them), then sleep in short naps, which
-// leave the core to whoever computes. A nap adds at most tens of microseconds to a wait that was
-// already long. A yield that a task which computes kept for its time slice makes the thread's
-// waits skip the yields for a while (lost_yields.hpp).
+// leave the core to whoever computes. The yield stage lasts 10 ms where nobody else wants the
+// core, so that the naps' wake-ups only delay waits that were long (yield_stage.hpp). A yield
+// that a task which computes kept for its time slice makes the thread's waits skip the yields
+// for a while, and nap after a few hundred rounds (lost_yields.hpp).
 //
 // When the machine runs more PEs than this PE has CPUs (counting the PEs of other nodes on the
 // same kernel: boot/machine.hpp), the PE we wait for is likely waiting for this very core: then
@@ -54,11 +55,14 @@ class Backoff {
   Backoff() noexcept : rounds_(first_round()) {}
 
   // Call after a round in which nothing happened.
-  void idle() noexcept {
+  void idle() noexcept { idle(timed_nap); }
+  // The same, with the wait's own way to nap (nap_until_arrival).
+  template <typename Nap>
+  void idle(Nap &&nap) noexcept {
     ++rounds_;
     if (rounds_ <= kSpinRounds) {
       cpu_relax();
-    } else if (yield_stage_.goes_on(rounds_ - kSpinRounds, oversubscribed())) {
+    } else if (yield_stage_.goes_on(rounds_ - kSpinRounds, oversubscribed(), !lost_yields_.any())) {
       // A yield that comes straight back found no other task waiting for this CPU: then it
       // only costs the wait a system call per round (across nodes, half a microsecond of a
       // ten-microsecond round trip), so spin and look again every kProbeEvery rounds. One that
@@ -76,10 +80,12 @@ class Backoff {
       lost_yields_.yielded(after - before, after, oversubscribed());
       yield_stage_.yielded(after);
     } else {
-      const timespec nap{0, 20'000};  // 20 us (the kernel's timer slack adds ~50 us)
-      nanosleep(&nap, nullptr);
+      nap();
     }
   }
+  // The nap of a wait that nothing can wake earlier.
+  static void timed_nap() noexcept { nanosleep(&kNap, nullptr); }
+  static constexpr timespec kNap{0, 20'000};  // 20 us (the kernel's timer slack adds ~50 us)
   void reset() noexcept {
     rounds_ = first_round();
     yield_stage_.reset();
@@ -110,6 +116,14 @@ class Backoff {
   YieldStage yield_stage_;
   static inline thread_local LostYields lost_yields_;
 };
+
+// The nap of a wait in a job that spans nodes: sleeps for Backoff::kNap, or until something
+// arrives at `worker` or at the receiving worker this thread holds through `inbound`, whichever
+// comes first. A timed nap made a wait late by up to the nap and the timer slack when what it
+// waited for arrived meanwhile, which happened to most waits that napped: a PE naps when its
+// peer is slow to answer, typically because that peer lost its CPU to another task. In a job
+// on one node it is a timed nap: what a wait there waits for is a store no descriptor reports.
+void nap_until_arrival(ucx::UcxWorker &worker, ucx::InboundLease &inbound) noexcept;
 
 // Polls of the condition alone before the first pass of UCX progress: a PE on this node usually
 // answers within a few hundred nanoseconds, less than one pass of progress costs. None when the
@@ -150,7 +164,7 @@ void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
     if (events != 0)
       backoff.reset();
     else
-      backoff.idle();
+      backoff.idle([&] { nap_until_arrival(worker, inbound); });
   }
 }
 
@@ -169,7 +183,7 @@ void wait_for_replies(ucx::UcxWorker &worker, Condition &&done) noexcept {
     if (events != 0)
       backoff.reset();
     else
-      backoff.idle();
+      backoff.idle([&] { nap_until_arrival(worker, inbound); });
   }
 }
 

@@ -110,6 +110,12 @@ class InboundLease {
     passes_at_hold_ = p->worker_->passes();
     return true;
   }
+  // The receiving worker while this thread has it, otherwise null.
+  UcxWorker *held_worker() const noexcept {
+    if (owner_ != nullptr) return owner_->worker_;
+    ProgressThread *p = held_here_ ? ProgressThread::running() : nullptr;
+    return p != nullptr ? p->worker_ : nullptr;
+  }
   // Progresses the receiving worker if this thread may; returns the events handled.
   unsigned progress() noexcept {
     if (owner_ == nullptr) {

@@ -20,10 +20,22 @@ YieldStage yielded(unsigned rounds, std::uint64_t apart_ns) {
 
 }  // namespace
 
-TEST(YieldStage, EveryPeWithACpuNapsAfterItsRounds) {
+TEST(YieldStage, AYieldLostToATaskNapsAfterItsRounds) {
   const YieldStage stage = yielded(YieldStage::kRounds, 1'000);
-  EXPECT_TRUE(stage.goes_on(YieldStage::kRounds, false));
-  EXPECT_FALSE(stage.goes_on(YieldStage::kRounds + 1, false));
+  EXPECT_TRUE(stage.goes_on(YieldStage::kRounds, false, false));
+  EXPECT_FALSE(stage.goes_on(YieldStage::kRounds + 1, false, false));
+}
+
+TEST(YieldStage, AKeptCpuYieldsForItsTime) {
+  // Every PE has a CPU and no task that computes took it: far more rounds than kRounds, yet for
+  // less than kFreeCpuNs, go on; once the yields span kFreeCpuNs, nap.
+  const std::uint64_t apart = 1'000;
+  const unsigned rounds = static_cast<unsigned>(YieldStage::kFreeCpuNs / apart);
+  YieldStage stage = yielded(rounds, apart);
+  EXPECT_TRUE(stage.goes_on(rounds, false, true));
+  EXPECT_FALSE(stage.goes_on(rounds, false, false));  // the last yield lost the CPU
+  stage.yielded(kStart + rounds * apart);
+  EXPECT_FALSE(stage.goes_on(rounds + 1, false, true));
 }
 
 TEST(YieldStage, MorePesThanCpusYieldForTheirTime) {
@@ -31,23 +43,24 @@ TEST(YieldStage, MorePesThanCpusYieldForTheirTime) {
   const std::uint64_t apart = 1'000;
   const unsigned rounds = static_cast<unsigned>(YieldStage::kOversubscribedNs / apart);
   YieldStage stage = yielded(rounds, apart);
-  EXPECT_TRUE(stage.goes_on(rounds, true));
-  EXPECT_FALSE(stage.goes_on(rounds, false));
+  EXPECT_TRUE(stage.goes_on(rounds, true, false));
+  EXPECT_FALSE(stage.goes_on(rounds, false, false));
   // One more yield and the stage has lasted kOversubscribedNs: nap.
   stage.yielded(kStart + rounds * apart);
-  EXPECT_FALSE(stage.goes_on(rounds + 1, true));
+  EXPECT_FALSE(stage.goes_on(rounds + 1, true, true));
 }
 
 TEST(YieldStage, ResetStartsTheTimeAfresh) {
   YieldStage stage = yielded(10, YieldStage::kOversubscribedNs);  // long past its time
-  ASSERT_FALSE(stage.goes_on(YieldStage::kRounds + 1, true));
+  ASSERT_FALSE(stage.goes_on(YieldStage::kRounds + 1, true, true));
   stage.reset();  // something happened
   stage.yielded(kStart + 20 * YieldStage::kOversubscribedNs);
-  EXPECT_TRUE(stage.goes_on(YieldStage::kRounds + 1, true));
+  EXPECT_TRUE(stage.goes_on(YieldStage::kRounds + 1, true, true));
 }
 
 TEST(YieldStage, NoYieldYetGoesOn) {
   // Rounds that spun between probing yields (the CPU was free) do not end the stage early.
   const YieldStage stage;
-  EXPECT_TRUE(stage.goes_on(YieldStage::kRounds * 4, true));
+  EXPECT_TRUE(stage.goes_on(YieldStage::kRounds * 4, true, false));
+  EXPECT_TRUE(stage.goes_on(YieldStage::kRounds * 4, false, true));
 }

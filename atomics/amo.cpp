@@ -56,6 +56,8 @@ void ucx_execute(shoal_ctx *ctx, Op op, const rma::Target &t, Word value, Word c
   param.datatype = ucp_dt_make_contig(sizeof(Word));
   param.reply_buffer = reply;
   ctx->ucx_pending.store(true, std::memory_order_relaxed);
+  if (g_runtime->bootstrap->on_this_node(pe))
+    ctx->ucx_pending_here.store(true, std::memory_order_relaxed);
   ucs_status_ptr_t request = ucp_atomic_op_nbx(worker.ep(pe), ucx_opcode(op), &operand, 1, t.remote,
                                                worker.rkey(pe, t.segment), &param);
   const Status s =

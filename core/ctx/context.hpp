@@ -17,6 +17,9 @@ struct shoal_ctx {
   // Set before an operation is handed to UCX, cleared by quiet: a quiet with nothing handed to
   // UCX since the last one (on-node traffic only) skips the flush.
   std::atomic<bool> ucx_pending{false};
+  // Set with ucx_pending when the operation is a put or an AMO for a PE of this node, whose
+  // mapped memory a later store may reach: a fence then completes rather than orders (rma::fence).
+  std::atomic<bool> ucx_pending_here{false};
   long options = 0;
   shoal_team *team = nullptr;
   std::unique_ptr<shoal::ucx::UcxWorker>

@@ -56,6 +56,8 @@ class RequestWindow {
 ucs_status_ptr_t ucx_put(shoal_ctx *ctx, const void *source, std::size_t bytes, const Target &t,
                          int pe) noexcept {
   ctx->ucx_pending.store(true, std::memory_order_relaxed);
+  if (g_runtime->bootstrap->on_this_node(pe))
+    ctx->ucx_pending_here.store(true, std::memory_order_relaxed);
   ucp_request_param_t param{};
   return ucp_put_nbx(ctx->worker->ep(pe), source, bytes, t.remote, ctx->worker->rkey(pe, t.segment),
                      &param);
@@ -316,15 +318,28 @@ void quiet_ucx(shoal_ctx *ctx, const char *routine) noexcept {
     g_runtime->put_batches.complete_all(*ctx->worker, routine);
   }
   const bool pending = ctx->ucx_pending.exchange(false, std::memory_order_acq_rel);
+  ctx->ucx_pending_here.store(false, std::memory_order_relaxed);
   if ((pending || ctx->worker->thread_safe()) && ctx->worker->flush() != Status::ok)
     fatal(fmt::format("{}: completing outstanding transfers failed in UCX", routine));
 }
 
 void fence(shoal_ctx *ctx, const char *routine) noexcept {
-  // Loads/stores to mapped heaps are ordered by the memory fence alone. Transfers handed to UCX
-  // may be followed by stores to mapped memory of the same PE, which a UCX fence would not
-  // order, so they are completed instead.
-  quiet(ctx, routine);
+  // Loads and stores to mapped memory are ordered by the memory fence alone. What this context
+  // handed to UCX for PEs of other nodes, UCX orders (ucp_worker_fence): the messages of
+  // combined puts included, which travel on the same endpoints as the AMOs and puts after them
+  // (put-with-signal orders its data and signal the same way). A put or AMO handed to UCX for a
+  // PE of this node may be followed by a store to that PE's mapped memory, which no UCX fence
+  // orders: then, as under SHMEM_THREAD_MULTIPLE (see quiet_ucx), the fence completes instead.
+  // Across two namespace hosts a completing fence took a round trip, 5-7 us, and 23-26 us
+  // when the target had to be woken for it (putget_bench flag_lat, flag_idle_lat).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (g_runtime == nullptr || ctx == nullptr || ctx->worker == nullptr ||
+      ctx->worker->thread_safe() || ctx->ucx_pending_here.load(std::memory_order_relaxed))
+    return quiet(ctx, routine);
+  if (!ctx->ucx_pending.load(std::memory_order_relaxed)) return;  // nothing handed to UCX
+  if (ctx == &shoal_ctx_default) g_runtime->put_batches.send_all(*ctx->worker, routine);
+  if (ctx->worker->fence() != Status::ok)
+    fatal(fmt::format("{}: ordering the transfers before the fence failed in UCX", routine));
 }
 
 }  // namespace shoal::rma

@@ -105,3 +105,33 @@ TEST(AmoRoute, MixedOperationsOnOneHeapWord) {
 }
 
 TEST(AmoRoute, MixedOperationsOnOneGlobalWord) { run_on(&g_counter, &g_bits, "globals"); }
+
+// shmem_fence orders an AMO before a later put to the same PE, whatever route each takes: each
+// PE adds 1 to its right neighbour's counter, fences, and puts the round number into that
+// neighbour's flag. A PE that sees flag f must see a counter of at least f. On the UCX route an
+// add to a PE of this node goes through UCX and the flag is a store to mapped memory, which no
+// UCX fence orders: the fence has to complete the add (rma::fence).
+TEST(AmoRoute, FenceOrdersAnAddBeforeAPut) {
+  SymArray<long> counter(1);
+  SymArray<long> flag(1);
+  SHOAL_ASSERT_ALL_PES(counter && flag);
+  counter[0] = 0;
+  flag[0] = 0;
+  shmem_barrier_all();
+  const long n_rounds = rounds();
+  long behind = 0, last_seen = 0;
+  for (long r = 1; r <= n_rounds; ++r) {
+    shmem_long_atomic_add(counter.get(), 1, right());
+    shmem_fence();
+    shmem_long_p(flag.get(), r, right());
+    const long seen = shmem_long_atomic_fetch(flag.get(), me());
+    const long count = shmem_long_atomic_fetch(counter.get(), me());
+    if (count < seen) ++behind;
+    last_seen = seen;
+  }
+  shmem_long_wait_until(flag.get(), SHMEM_CMP_EQ, n_rounds);
+  const long count = shmem_long_atomic_fetch(counter.get(), me());
+  EXPECT_EQ(behind, 0) << "PE " << me() << ": saw the flag before the add fenced ahead of it";
+  EXPECT_EQ(count, n_rounds) << "PE " << me() << " (last flag seen mid-run: " << last_seen << ")";
+  shmem_barrier_all();
+}

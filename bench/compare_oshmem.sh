@@ -39,7 +39,7 @@ repo=$(cd "$here/.." && pwd)
 # so the raw CSV does not need a benchmark column.
 known_benches=(limits putget amo coll)
 declare -A bench_tests=(
-    [putget]="put_lat put_lat_noquiet get_lat put_signal_lat flag_lat flag_idle_lat put_bw get_bw put_rate get_rate"
+    [putget]="put_lat put_lat_noquiet get_lat put_signal_lat flag_lat flag_idle_lat iput_lat iget_lat put_bw get_bw put_rate get_rate"
     [amo]="fadd_lat cswap_lat swap_lat fetch_lat add_lat add_rate put8_rate"
     [coll]="barrier_all team_sync broadcast sum_reduce sum_reduce_double collect fcollect alltoall"
     [limits]="memcpy_bw cacheline_rtt cacheline_oneway"

@@ -37,6 +37,11 @@
  *                    the other PE waits for with shmem_long_wait_until and
  *                    answers the same way; half the round trip; sizes up
  *                    to 4 KiB
+ *   iput_lat         shmem_iput64 of size/16 words into every other word of
+ *                    size bytes at PE 1 (target stride 2), + shmem_quiet;
+ *                    sizes 16 B .. 64 KiB
+ *   iget_lat         shmem_iget64 of every other word of size bytes at PE 1
+ *                    (source stride 2) into size/16 consecutive words
  *   flag_idle_lat    flag_lat where each PE computes for 1 ms (a loop on
  *                    the clock, no SHMEM call) before it sends, so the PE
  *                    it notifies has waited at least that long: what a
@@ -87,26 +92,32 @@ enum test_id {
     PUT_SIGNAL_LAT,
     FLAG_LAT,
     FLAG_IDLE_LAT,
+    IPUT_LAT,
+    IGET_LAT,
     NTESTS
 };
 
 static const char *const test_names[NTESTS] = {
-    "put_lat",  "put_lat_noquiet", "get_lat",        "put_bw",   "get_bw",
-    "put_rate", "get_rate",        "put_signal_lat", "flag_lat", "flag_idle_lat",
+    "put_lat",  "put_lat_noquiet", "get_lat",  "put_bw",        "get_bw",   "put_rate",
+    "get_rate", "put_signal_lat",  "flag_lat", "flag_idle_lat", "iput_lat", "iget_lat",
 };
 
 /* Largest size per test (--max-size lowers it, never raises it). */
 static const size_t test_max[NTESTS] = {
-    4 * MIB, 4 * MIB, 4 * MIB, 4 * MIB, 4 * MIB, 8 * KIB, 8 * KIB, 4 * MIB, 4 * KIB, 4 * KIB,
+    4 * MIB, 4 * MIB, 4 * MIB, 4 * MIB, 4 * MIB,  8 * KIB,
+    8 * KIB, 4 * MIB, 4 * KIB, 4 * KIB, 64 * KIB, 64 * KIB,
 };
 
 static int is_rate(int t) { return t == PUT_RATE || t == GET_RATE; }
 /* Windows of non-blocking operations, then shmem_quiet. */
 static int is_win(int t) { return t == PUT_BW || t == GET_BW || is_rate(t); }
 static int is_flag(int t) { return t == FLAG_LAT || t == FLAG_IDLE_LAT; }
+/* Strided: size/16 words, every other word of size bytes at PE 1. */
+static int is_strided(int t) { return t == IPUT_LAT || t == IGET_LAT; }
 static int is_put(int t)
 {
-    return t == PUT_LAT || t == PUT_LAT_NOQUIET || t == PUT_BW || t == PUT_RATE || is_flag(t);
+    return t == PUT_LAT || t == PUT_LAT_NOQUIET || t == PUT_BW || t == PUT_RATE || is_flag(t) ||
+           t == IPUT_LAT;
 }
 
 struct options {
@@ -143,7 +154,8 @@ static void usage(FILE *f)
             "                       put_lat,put_lat_noquiet,get_lat,put_bw,get_bw,\n"
             "                       put_rate,get_rate (up to 8K), put_signal_lat\n"
             "                       (OpenSHMEM 1.5, skipped before%s),\n"
-            "                       flag_lat, flag_idle_lat (up to 4K)\n"
+            "                       flag_lat, flag_idle_lat (up to 4K),\n"
+            "                       iput_lat, iget_lat (16 B up to 64K)\n"
             "  -s, --min-size N     smallest message in bytes (default 1; K/M suffix ok)\n"
             "  -S, --max-size N     largest message in bytes (default 4M; rate and\n"
             "                       signal tests stop at their own limit above)\n"
@@ -369,6 +381,16 @@ static void run_iters(int t, long n, size_t size, int window, char *local, char 
             shmem_long_wait_until(ping, SHMEM_CMP_EQ, v);
         }
         break;
+    case IPUT_LAT:
+        for (long i = 0; i < n; i++) {
+            shmem_iput64(remote, local, 2, 1, size / 16, peer);
+            shmem_quiet();
+        }
+        break;
+    case IGET_LAT:
+        for (long i = 0; i < n; i++)
+            shmem_iget64(local, remote, 1, 2, size / 16, peer);
+        break;
     case PUT_LAT:
         for (long i = 0; i < n; i++) {
             shmem_putmem(remote, local, size, peer);
@@ -512,6 +534,8 @@ int main(int argc, char **argv)
             continue;
         size_t top = o.max_size < test_max[t] ? o.max_size : test_max[t];
         for (size_t size = o.min_size; size <= top; size *= 2) {
+            if (is_strided(t) && size < 16)
+                continue; /* not one word at stride 2 */
             seed++;
             long iters = default_iters(&o, t, size);
             long warm = default_warmup(&o, iters);
@@ -610,6 +634,45 @@ int main(int argc, char **argv)
                         }
                     }
 #endif
+                } else if (is_strided(t)) {
+                    /* Word k of PE 0's side is word 2k of PE 1's. */
+                    size_t words = size / 16;
+                    if (me == (t == IPUT_LAT ? 0 : 1))
+                        fill(src, size, seed);
+                    if (me == (t == IPUT_LAT ? 1 : 0))
+                        memset(dst, 0, size);
+                    shmem_barrier_all();
+                    if (t == IPUT_LAT && me == 0) {
+                        shmem_iput64(dst, src, 2, 1, words, peer);
+                        shmem_quiet();
+                    }
+                    if (t == IGET_LAT && me == 0)
+                        shmem_iget64(dst, src, 1, 2, words, peer);
+                    shmem_barrier_all();
+                    if (me == (t == IPUT_LAT ? 1 : 0)) {
+                        for (size_t k = 0; k < words && off < 0; k++)
+                            for (size_t b = 0; b < 8; b++) {
+                                size_t at = t == IPUT_LAT ? 16 * k + b : 8 * k + b;
+                                size_t from = t == IPUT_LAT ? 8 * k + b : 16 * k + b;
+                                if ((unsigned char)dst[at] != pattern(from, seed)) {
+                                    off = (long long)at;
+                                    break;
+                                }
+                            }
+                        if (t == IPUT_LAT)
+                            *flag = off < 0 ? 0 : (int)(off >= 0x7ffffffe ? 0x7ffffffe : off) + 1;
+                        else if (off >= 0)
+                            ok = 0;
+                    }
+                    shmem_barrier_all();
+                    if (t == IPUT_LAT && me == 0) {
+                        int remote_flag = 0;
+                        shmem_getmem(&remote_flag, flag, sizeof remote_flag, peer);
+                        if (remote_flag) {
+                            ok = 0;
+                            off = remote_flag - 1;
+                        }
+                    }
                 } else if (is_put(t)) {
                     if (me == 0) {
                         fill(src, size, seed);

@@ -26,6 +26,9 @@
 // answer arrives, which the next quiet waits for. Over TCP a UCX get is a request and a reply,
 // a system call at each end for each get (a window of 8-byte gets: 6.7 us per get).
 //
+// The blocks of a strided put or get of up to a quarter of a batch each join it the same way
+// (rma.cpp, transfer_strided): the put's batch leaves at once, the get waits for the answers.
+//
 // Combining is for transports where every put needs the target's CPU anyway (UCX executes
 // AMOs in software: Runtime::amo_routing); elsewhere, and for PEs of this node, nothing is
 // combined. Only the default context combines, and only while one thread at a time uses it

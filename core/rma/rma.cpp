@@ -284,6 +284,27 @@ void transfer_strided(Direction dir, shoal_ctx *ctx, void *local, const void *re
     }
     return;
   }
+  // To a PE of another node over TCP, blocks small enough to combine join its batch (one
+  // message for the whole transfer, where UCX sends one message per block, and per get one
+  // more back): a strided put leaves at once, as a blocking put does; a strided get waits for
+  // the answers, which carry its blocks.
+  PutBatches &batches = g_runtime->put_batches;
+  if (ctx == &shoal_ctx_default && (dir == Direction::put ? batches.combines(pe, block, false)
+                                                          : batches.combines_get(pe, block))) {
+    ctx->ucx_pending.store(true, std::memory_order_relaxed);
+    for (std::size_t i = 0; i < nblocks; ++i) {
+      const Target ti{nullptr, t.remote + i * remote_step, t.segment};
+      if (dir == Direction::put)
+        batches.add(*ctx->worker, pe, ti, mine + i * local_step, block, routine);
+      else
+        batches.add_get(*ctx->worker, pe, ti, mine + i * local_step, block, routine);
+    }
+    if (dir == Direction::put)
+      batches.send(*ctx->worker, pe, routine);
+    else
+      batches.complete_all(*ctx->worker, routine);
+    return;
+  }
   send_combined_puts(ctx, pe, routine);
   RequestWindow window(*ctx->worker, routine, pe);
   for (std::size_t i = 0; i < nblocks; ++i) {

@@ -1,10 +1,15 @@
-// The two ways an AMO is executed: a CPU atomic instruction on mapped memory, or
-// ucp_atomic_op_nbx. See amo.hpp for when each is used and why they are atomic together.
+// The ways an AMO is executed: a CPU atomic instruction on mapped memory, ucp_atomic_op_nbx,
+// or (non-fetching, to a PE of another node over TCP) a message whose handler at the target
+// applies it with a CPU atomic (rma/put_batch.hpp). See amo.hpp for when each is used and why
+// they are atomic together.
 #include "atomics/amo.hpp"
 
 #include <ucp/api/ucp.h>
 #include <fmt/format.h>
 
+#include <optional>
+
+#include "rma/put_batch.hpp"
 #include "rma/rma.hpp"
 
 namespace shoal::amo {
@@ -32,6 +37,24 @@ ucp_atomic_op_t ucx_opcode(Op op) noexcept {
       return UCP_ATOMIC_OP_XOR;
   }
   return UCP_ATOMIC_OP_ADD;
+}
+
+// The update of a non-fetching AMO as a message applies it (rma::WordUpdate); none for the others.
+std::optional<rma::WordUpdate> word_update(Op op) noexcept {
+  switch (op) {
+    case Op::set:
+      return rma::WordUpdate::set;
+    case Op::add:
+      return rma::WordUpdate::add;
+    case Op::bit_and:
+      return rma::WordUpdate::bit_and;
+    case Op::bit_or:
+      return rma::WordUpdate::bit_or;
+    case Op::bit_xor:
+      return rma::WordUpdate::bit_xor;
+    default:
+      return std::nullopt;
+  }
 }
 
 template <typename Word>
@@ -82,6 +105,14 @@ void execute_full(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, i
     const Word old = cpu_execute(op, reinterpret_cast<Word *>(t.direct), value, compare);
     if (result) *result = old;
     return;
+  }
+  // A non-fetching AMO to a PE of another node over a transport that executes AMOs in software
+  // (TCP): one message, answered only when nothing else awaits an answer (rma/put_batch.hpp).
+  if (result == nullptr && ctx == &shoal_ctx_default && g_runtime->put_batches.combines_amo(pe)) {
+    if (const auto update = word_update(op)) {
+      ctx->ucx_pending.store(true, std::memory_order_relaxed);
+      return g_runtime->put_batches.amo(*ctx->worker, pe, t, value, *update, sizeof(Word), routine);
+    }
   }
   ucx_execute(ctx, op, t, value, compare, pe, result, routine);
 }

@@ -7,7 +7,10 @@
 // this node) use CPU atomic instructions; every other target goes through UCX, which on the
 // transports without a device for atomics (shared memory, TCP) executes the operation in
 // software at the target, with the same CPU atomic instructions. So on-node CPU atomics and
-// UCX atomics are atomic against each other. Where a network device executes UCX's atomics,
+// UCX atomics are atomic against each other. There, a non-fetching AMO to a PE of another node
+// on the default context goes as a message whose handler applies it with a CPU atomic on the
+// thread that progresses the target's receiving worker, as UCX's software AMOs are: atomic with
+// both (rma/put_batch.hpp, PutBatches::amo). Where a network device executes UCX's atomics,
 // the route in force (Runtime::amo_routing, SMA_AMO_ROUTE; transport/atomic_resources.hpp)
 // sends every AMO through UCX instead, mapped or not. A PE's AMO on itself goes through UCX only
 // then: UCX 1.13's loopback loses fetching and/or/xor aimed at the caller.

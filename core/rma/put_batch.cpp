@@ -26,28 +26,51 @@ struct Record {
 constexpr std::uint32_t kGetRecord = 0x80000000u;
 constexpr std::size_t padded(std::size_t bytes) noexcept { return (bytes + 7) & ~std::size_t{7}; }
 
-// The header of a put with signal: the data's record, then the signal word and its update.
+// The header of a put with signal, or of a non-fetching AMO: the data's record (none for an
+// AMO), then the word and its update.
 struct SignalRecord {
   Record data;
   std::uint64_t offset;
   std::uint64_t value;
   std::uint32_t segment;
-  std::uint32_t add;  // 0: set
+  std::uint32_t update;  // a WordUpdate, | kWord32 for a 4-byte word
 };
+constexpr std::uint32_t kWord32 = 0x100;
 
-// Copies a put with signal into place, then updates the signal; false when the header names
-// memory this PE does not have.
+template <typename Word>
+void apply(Word *word, Word value, WordUpdate update) noexcept {
+  constexpr int order = __ATOMIC_SEQ_CST;
+  switch (update) {
+    case WordUpdate::set:
+      return __atomic_store_n(word, value, order);
+    case WordUpdate::add:
+      return static_cast<void>(__atomic_fetch_add(word, value, order));
+    case WordUpdate::bit_and:
+      return static_cast<void>(__atomic_fetch_and(word, value, order));
+    case WordUpdate::bit_or:
+      return static_cast<void>(__atomic_fetch_or(word, value, order));
+    case WordUpdate::bit_xor:
+      return static_cast<void>(__atomic_fetch_xor(word, value, order));
+  }
+}
+
+// Copies a put with signal into place, then updates the word with a CPU atomic (atomic with the
+// AMOs UCX executes here in software and with the node's CPU atomics); false when the header
+// names memory this PE does not have, or an update this build does not know.
 bool place_put_signal(const Runtime &rt, const SignalRecord &s, const std::byte *data,
                       std::size_t bytes) noexcept {
+  const bool word32 = (s.update & kWord32) != 0;
+  const std::uint32_t code = s.update & ~kWord32;
+  if (code > static_cast<std::uint32_t>(WordUpdate::bit_xor)) return false;
+  const auto update = static_cast<WordUpdate>(code);
   std::byte *dest = bytes == 0 ? nullptr : local_range(rt, s.data.segment, s.data.offset, bytes);
-  std::byte *word = local_range(rt, s.segment, s.offset, sizeof s.value);
+  std::byte *word = local_range(rt, s.segment, s.offset, word32 ? 4 : 8);
   if ((bytes != 0 && (dest == nullptr || s.data.bytes != bytes)) || word == nullptr) return false;
   if (bytes != 0) copy_for_peer(dest, data, bytes);
-  auto *signal = reinterpret_cast<std::uint64_t *>(word);
-  if (s.add != 0)
-    __atomic_fetch_add(signal, s.value, __ATOMIC_SEQ_CST);
+  if (word32)
+    apply(reinterpret_cast<std::uint32_t *>(word), static_cast<std::uint32_t>(s.value), update);
   else
-    __atomic_store_n(signal, s.value, __ATOMIC_SEQ_CST);
+    apply(reinterpret_cast<std::uint64_t *>(word), s.value, update);
   return true;
 }
 
@@ -240,13 +263,38 @@ void PutBatches::put_signal(ucx::UcxWorker &worker, int pe, const Target &data, 
   r.offset = signal.remote - base[signal.segment];
   r.value = value;
   r.segment = static_cast<std::uint32_t>(signal.segment);
-  r.add = add ? 1 : 0;
+  r.update = static_cast<std::uint32_t>(add ? WordUpdate::add : WordUpdate::set);
   if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, source, bytes) !=
       Status::ok)
     fatal(
         fmt::format("{}: sending a put with signal to PE {} failed in UCX (see the message "
                     "above)",
                     routine, pe));
+  Batch &batch = batches_[pe];
+  if (!batch.unanswered) {
+    batch.unanswered = true;
+    unanswered_.push_back(pe);
+  }
+}
+
+void PutBatches::amo(ucx::UcxWorker &worker, int pe, const Target &word, std::uint64_t value,
+                     WordUpdate update, std::size_t width, const char *routine) noexcept {
+  send(worker, pe, routine);
+  const auto &base = g_runtime->peers[pe].base;
+  SignalRecord r{};
+  r.offset = word.remote - base[word.segment];
+  r.value = value;
+  r.segment = static_cast<std::uint32_t>(word.segment);
+  r.update = static_cast<std::uint32_t>(update) | (width == 4 ? kWord32 : 0);
+  const bool ask = sent_ == answered_.load(std::memory_order_acquire);
+  if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, nullptr, 0,
+                     /*replyable=*/ask) != Status::ok)
+    fatal(fmt::format("{}: sending an atomic update to PE {} failed in UCX (see the message above)",
+                      routine, pe));
+  if (ask) {
+    ++sent_;
+    return;
+  }
   Batch &batch = batches_[pe];
   if (!batch.unanswered) {
     batch.unanswered = true;

@@ -58,6 +58,9 @@ namespace shoal::rma {
 
 struct Target;
 
+// The updates a message may apply to a word of its target (PutBatches::amo, put_signal).
+enum class WordUpdate : std::uint32_t { set, add, bit_and, bit_or, bit_xor };
+
 // The largest blocking put that is combined: it leaves at once, one message instead of a UCX
 // put and flush; up to what one of UCX's TCP buffers holds (transport/tcp_segments.hpp), so
 // the target reads it in one piece.
@@ -122,6 +125,16 @@ class PutBatches {
   void put_signal(ucx::UcxWorker &worker, int pe, const Target &data, const void *source,
                   std::size_t bytes, const Target &signal, std::uint64_t value, bool add,
                   const char *routine) noexcept;
+  // Whether a non-fetching AMO on a word of pe travels as a message of this PE's (amo below).
+  bool combines_amo(int pe) const noexcept { return eligible(pe); }
+  // A non-fetching AMO on a `width`-byte word of pe (combines_amo(pe) holds): pe's batch, then
+  // one message, whose handler at the target applies the update with a CPU atomic, as for a
+  // put with signal. It asks for an answer when no message of this PE awaits one, so that an
+  // AMO + quiet is one round trip, as a UCX AMO and its reply; otherwise it goes unanswered,
+  // and the next quiet asks pe once. A window of AMOs then costs the target one message each
+  // and no reply.
+  void amo(ucx::UcxWorker &worker, int pe, const Target &word, std::uint64_t value,
+           WordUpdate update, std::size_t width, const char *routine) noexcept;
   // Sends pe's batch, if it has one.
   void send(ucx::UcxWorker &worker, int pe, const char *routine) noexcept {
     if (!batches_.empty() && !batches_[pe].bytes.empty()) send_now(worker, pe, routine);

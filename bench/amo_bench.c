@@ -4,8 +4,9 @@
  *
  * Plain C against the standard OpenSHMEM API only, so the very same source
  * builds with Shoal and with any other implementation (bench/compare_oshmem.sh
- * --bench amo builds it with Open MPI's OSHMEM too).  Runs on exactly 2 PEs:
- * PE 0 issues every operation, PE 1 is the passive target.  Every operation
+ * --bench amo builds it with Open MPI's OSHMEM too).  Runs on 2 PEs: PE 0
+ * issues every operation, PE 1 is the passive target.  On more PEs only
+ * add_rate_many runs, where every PE but PE 1 issues.  Every operation
  * targets a symmetric heap (shmem_malloc) object on PE 1, or with --target
  * global a static array (the data segment); --window is then at most 1024.
  *
@@ -31,6 +32,11 @@
  *   add_rate   window of shmem_long_atomic_add(+1), then shmem_quiet
  *   put8_rate  window of 8-byte shmem_putmem_nbi (one distinct target word
  *              per operation of the window), then shmem_quiet
+ *   add_rate_many  add_rate from every PE but PE 1 at once, into the same
+ *              word of PE 1: the operations of all of them per second, from
+ *              a barrier before the first to a barrier after the last (on
+ *              2 PEs: add_rate timed that way).  PE 1's side of every
+ *              operation is what it measures.
  *
  * Verification (unless --no-check): every value a fetching operation returns
  * is checked against the one it must be (the count of operations before it,
@@ -52,13 +58,24 @@
 #include <string.h>
 #include <time.h>
 
-enum test_id { FADD_LAT, CSWAP_LAT, SWAP_LAT, FETCH_LAT, ADD_LAT, ADD_RATE, PUT8_RATE, NTESTS };
-
-static const char *const test_names[NTESTS] = {
-    "fadd_lat", "cswap_lat", "swap_lat", "fetch_lat", "add_lat", "add_rate", "put8_rate",
+enum test_id {
+    FADD_LAT,
+    CSWAP_LAT,
+    SWAP_LAT,
+    FETCH_LAT,
+    ADD_LAT,
+    ADD_RATE,
+    PUT8_RATE,
+    ADD_RATE_MANY,
+    NTESTS
 };
 
-static int is_rate(int t) { return t == ADD_RATE || t == PUT8_RATE; }
+static const char *const test_names[NTESTS] = {
+    "fadd_lat", "cswap_lat", "swap_lat",  "fetch_lat",
+    "add_lat",  "add_rate",  "put8_rate", "add_rate_many",
+};
+
+static int is_rate(int t) { return t == ADD_RATE || t == PUT8_RATE || t == ADD_RATE_MANY; }
 
 struct options {
     int tests[NTESTS];
@@ -84,10 +101,10 @@ static long global_area[2 * 8 + 2 * GLOBAL_MAX_WINDOW] __attribute__((aligned(64
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: amo_bench [options]   (run on exactly 2 PEs)\n"
+            "usage: amo_bench [options]   (run on 2 PEs; more: add_rate_many only)\n"
             "  -t, --tests LIST     comma-separated tests, or 'all' (default all):\n"
             "                       fadd_lat,cswap_lat,swap_lat,fetch_lat,add_lat,\n"
-            "                       add_rate,put8_rate\n"
+            "                       add_rate,put8_rate,add_rate_many\n"
             "  -i, --iters N        timed iterations per point (default %ld; for\n"
             "                       *_rate tests one iteration is one window, default %ld)\n"
             "  -w, --warmup N       untimed warm-up iterations (default iters/10,\n"
@@ -227,7 +244,7 @@ static void wrong_value(struct point *p, long at, long got, long want)
     }
 }
 
-/* n iterations of test t; PE 0 only. */
+/* n iterations of test t; PE 0 only (add_rate_many: every PE but PE 1). */
 static void run_iters(int t, long n, struct point *p)
 {
     const int peer = 1;
@@ -271,6 +288,7 @@ static void run_iters(int t, long n, struct point *p)
         }
         break;
     case ADD_RATE:
+    case ADD_RATE_MANY:
         for (long i = 0; i < n; i++) {
             for (int w = 0; w < p->window; w++)
                 shmem_long_atomic_add(target, 1, peer);
@@ -310,15 +328,23 @@ int main(int argc, char **argv)
         shmem_finalize();
         return pa < 0 ? 2 : 0;
     }
-    if (npes != 2) {
+    if (npes < 2) {
         if (me == 0)
             fprintf(stderr,
-                    "amo_bench: needs exactly 2 PEs (PE 0 active, PE 1 target), "
-                    "got %d; run it as: oshrun -np 2 amo_bench\n",
+                    "amo_bench: needs 2 PEs (PE 0 active, PE 1 target), or more for "
+                    "add_rate_many; got %d; run it as: oshrun -np 2 amo_bench\n",
                     npes);
         fflush(stderr);
         shmem_finalize();
         return 2;
+    }
+    if (npes > 2) {
+        int skipped = 0;
+        for (int t = 0; t < NTESTS; t++)
+            if (t != ADD_RATE_MANY && o.tests[t])
+                o.tests[t] = 0, skipped = 1;
+        if (me == 0 && skipped)
+            fprintf(stderr, "amo_bench: on %d PEs only add_rate_many runs\n", npes);
     }
 
     /* Symmetric layout, in 64-byte cache lines: [counter][report][put src:
@@ -338,6 +364,7 @@ int main(int argc, char **argv)
     }
     memset(base, 0, words * sizeof(long)); /* touch every page before timing */
     long *counter = &base[0];
+    static long shared_iters; /* add_rate_many: PE 0's iteration count, for every issuer */
     long *report = &base[line];
     struct point p;
     memset(&p, 0, sizeof p);
@@ -410,7 +437,24 @@ int main(int argc, char **argv)
                 }
             }
             p.test = t;
-            elapsed = time_in_chunks(run_point, &p, iters);
+            if (t != ADD_RATE_MANY)
+                elapsed = time_in_chunks(run_point, &p, iters);
+        }
+        if (t == ADD_RATE_MANY) {
+            /* Every issuer runs PE 0's count, all at once. */
+            if (me == 0)
+                for (int pe = 2; pe < npes; pe++)
+                    shmem_long_p(&shared_iters, iters, pe);
+            shmem_barrier_all();
+            if (me > 1)
+                iters = shared_iters;
+            double t0 = now_sec();
+            if (me != 1)
+                run_iters(t, iters, &p);
+            shmem_barrier_all();
+            elapsed = now_sec() - t0;
+            if (me == 0) /* what PE 1's counter must hold: the others' adds too */
+                p.ops += (long)(npes - 2) * iters * o.window;
         }
         /* The barrier completes every operation PE 0 issued. */
         shmem_barrier_all();
@@ -469,7 +513,8 @@ int main(int argc, char **argv)
 
         if (me == 0) {
             if (is_rate(t)) {
-                double ops = (double)o.window * (double)iters;
+                double issuers = t == ADD_RATE_MANY ? npes - 1 : 1;
+                double ops = issuers * (double)o.window * (double)iters;
                 printf("%s,%zu,%.3f,Mops/s,%ld\n", test_names[t], sizeof(long), ops / elapsed / 1e6,
                        iters);
             } else {

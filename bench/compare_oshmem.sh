@@ -40,7 +40,7 @@ repo=$(cd "$here/.." && pwd)
 known_benches=(limits putget amo coll)
 declare -A bench_tests=(
     [putget]="put_lat put_lat_noquiet get_lat put_signal_lat flag_lat flag_idle_lat iput_lat iget_lat put_bw get_bw put_rate get_rate"
-    [amo]="fadd_lat cswap_lat swap_lat fetch_lat add_lat add_rate put8_rate"
+    [amo]="fadd_lat cswap_lat swap_lat fetch_lat add_lat add_rate put8_rate add_rate_many"
     [coll]="barrier_all team_sync broadcast sum_reduce sum_reduce_double collect fcollect alltoall"
     [limits]="memcpy_bw cacheline_rtt cacheline_oneway"
 )
@@ -84,7 +84,8 @@ usage: bench/compare_oshmem.sh [options] [-- benchmark options]
                            coll:   ${bench_tests[coll]}
                            limits: ${bench_tests[limits]}
   --npes LIST              PE counts for coll_bench, e.g. 2 or 2,4,8 (default
-                           $npes; putget and amo always run on 2)
+                           $npes; putget and amo run on 2, amo's add_rate_many
+                           on each of LIST too)
   --globals                putget and amo also run on static (global) objects
                            (--target global), both libraries; rows <test>@global
   --algorithms             coll_bench also runs on Shoal once per algorithm of
@@ -212,7 +213,23 @@ for b in "${benches[@]}"; do [ -z "${sel_tests[$b]}" ] || run_benches+=("$b"); d
 [ -z "$ours_bin" ] || [ "${#run_benches[@]}" = 1 ] ||
     die "--ours-bin names one binary, but more than one benchmark would run"
 [ "$npes" = 2 ] || [[ " ${run_benches[*]} " != *" putget "* && " ${run_benches[*]} " != *" amo "* ]] ||
-    note "--npes $npes applies to coll_bench only; putget_bench and amo_bench run on 2 PEs"
+    note "--npes $npes applies to coll_bench and amo_bench's add_rate_many only; the rest runs on 2 PEs"
+
+# The PE counts benchmark $1 runs on: coll_bench each of --npes; amo_bench 2, and each larger
+# one of --npes when add_rate_many is selected (the only test it runs on more than 2 PEs); the
+# others 2.
+bench_npes() {
+    case $1 in
+    coll) echo "${npes_list[@]}" ;;
+    amo)
+        local n list=2
+        if [ "${sel_tests[amo]}" = all ] || [[ ",${sel_tests[amo]}," == *",add_rate_many,"* ]]; then
+            for n in "${npes_list[@]}"; do [ "$n" -le 2 ] || list="$list $n"; done
+        fi
+        echo "$list" ;;
+    *) echo 2 ;;
+    esac
+}
 
 # --algorithms: the algorithm names of each collective, from the table of
 # docs/collectives.md ("| `SMA_BCAST_ALGORITHM` | ... | `binomial`, `linear` |").
@@ -437,8 +454,7 @@ for ((rep = 1; rep <= reps; rep++)); do
             run_one "$b" limit "$rep" 1
             continue
         fi
-        nps=(2)
-        [ "$b" != coll ] || nps=("${npes_list[@]}")
+        read -ra nps <<<"$(bench_npes "$b")"
         for np in "${nps[@]}"; do
             run_one "$b" shoal "$rep" "$np"
             run_one "$b" oshmem "$rep" "$np"
@@ -508,6 +524,8 @@ table() { # bench [npes]
     for b in "${run_benches[@]}"; do
         nps=("")
         [ "$b" != coll ] || nps=("${npes_list[@]}")
+        [ "$b" != amo ] || read -ra nps <<<"$(bench_npes amo)"
+        [ "${#nps[@]}" != 1 ] || [ "$b" = coll ] || nps=("")
         for np in "${nps[@]}"; do
             [ "$first" = 1 ] || echo
             first=0

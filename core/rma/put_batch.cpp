@@ -270,11 +270,7 @@ void PutBatches::put_signal(ucx::UcxWorker &worker, int pe, const Target &data, 
         fmt::format("{}: sending a put with signal to PE {} failed in UCX (see the message "
                     "above)",
                     routine, pe));
-  Batch &batch = batches_[pe];
-  if (!batch.unanswered) {
-    batch.unanswered = true;
-    unanswered_.push_back(pe);
-  }
+  sent_unanswered(pe);
 }
 
 void PutBatches::amo(ucx::UcxWorker &worker, int pe, const Target &word, std::uint64_t value,
@@ -295,6 +291,10 @@ void PutBatches::amo(ucx::UcxWorker &worker, int pe, const Target &word, std::ui
     ++sent_;
     return;
   }
+  sent_unanswered(pe);
+}
+
+void PutBatches::sent_unanswered(int pe) noexcept {
   Batch &batch = batches_[pe];
   if (!batch.unanswered) {
     batch.unanswered = true;

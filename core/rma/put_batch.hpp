@@ -169,6 +169,8 @@ class PutBatches {
     return pe >= 0 && static_cast<std::size_t>(pe) < batches_.size() && batches_[pe].eligible;
   }
   void send_now(ucx::UcxWorker &worker, int pe, const char *routine) noexcept;
+  // Records that a message asking for no answer went to pe: the next quiet asks pe for one.
+  void sent_unanswered(int pe) noexcept;
   void wait_answered(ucx::UcxWorker &worker) noexcept;
   std::vector<Batch> batches_;  // by world PE; empty: nothing is combined
   std::size_t batch_bytes_ = kBatchBytesMax;

@@ -156,11 +156,14 @@ void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
   ucx::InboundLease inbound;  // serve other PEs' operations on this PE while waiting
   // What we wait for arrives at the receiving worker; with a progress thread that is a worker
   // of its own, and this PE's sending worker (which only completes what it sent) is
-  // progressed every kOtherWorkerEvery rounds: each pass over a TCP worker is a system call.
+  // progressed every kOtherWorkerEvery rounds, the first time at the end of the first
+  // kOtherWorkerEvery: each pass over a TCP worker is a system call, and an answer that lands
+  // during the one over the sending worker waits for the next round. (From the first round,
+  // a 2-PE barrier across namespace hosts took 0.2 us more.)
   const unsigned every = ucx::ProgressThread::running() ? kOtherWorkerEvery : 1;
   for (unsigned round = 0; !done(); ++round) {
     unsigned events = inbound.progress();
-    if (round % every == 0) events += worker.progress();
+    if (round % every == every - 1) events += worker.progress();
     if (events != 0)
       backoff.reset();
     else

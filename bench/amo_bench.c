@@ -38,6 +38,11 @@
  *              2 PEs: add_rate timed that way).  PE 1's side of every
  *              operation is what it measures.
  *
+ * --ctx private or shared issues the timed operations on a context of their
+ * own (shmem_ctx_create with SHMEM_CTX_PRIVATE, or with no option) instead of
+ * SHMEM_CTX_DEFAULT; --thread-level multiple starts the library with
+ * shmem_init_thread(SHMEM_THREAD_MULTIPLE) (the benchmark stays on one thread).
+ *
  * Verification (unless --no-check): every value a fetching operation returns
  * is checked against the one it must be (the count of operations before it,
  * or the known value for fetch_lat), including during warm-up; and after
@@ -48,8 +53,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "bench_common.h"
-#include <shmem.h>
+#include "bench_shmem.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -85,7 +89,11 @@ struct options {
     double max_time; /* seconds per point, <= 0: no cap */
     int check;
     int target; /* TARGET_HEAP or TARGET_GLOBAL */
+    int ctx;    /* CTX_DEFAULT, CTX_PRIVATE or CTX_SHARED */
 };
+
+/* The context of the timed operations (--ctx). */
+static shmem_ctx_t bench_ctx;
 
 /* --target global: the symmetric layout of main() in the data segment, for windows of up to
  * GLOBAL_MAX_WINDOW operations. */
@@ -116,6 +124,10 @@ static void usage(FILE *f)
             "                       with --iters)\n"
             "  -g, --target WHERE   heap (default) or global: the objects in a static\n"
             "                       array (--window at most 1024)\n"
+            "  -c, --ctx KIND       default (SHMEM_CTX_DEFAULT), private or shared:\n"
+            "                       the timed operations on a context of their own\n"
+            "      --thread-level L single (default: shmem_init) or multiple\n"
+            "                       (shmem_init_thread(SHMEM_THREAD_MULTIPLE))\n"
             "  -n, --no-check       do not report the value verification (fetched\n"
             "                       values are still compared, so timings match)\n"
             "  -h, --help           this text\n"
@@ -135,6 +147,8 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
         {"window", required_argument, NULL, 'W'},
         {"max-time", required_argument, NULL, 'T'},
         {"target", required_argument, NULL, 'g'},
+        {"ctx", required_argument, NULL, 'c'},
+        {"thread-level", required_argument, NULL, 'L'},
         {"no-check", no_argument, NULL, 'n'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -147,12 +161,13 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
     o->max_time = 0.05;
     o->check = 1;
     o->target = TARGET_HEAP;
+    o->ctx = CTX_DEFAULT;
 
     opterr = 0;
     int c;
     long v;
     const char *bad = NULL;
-    while ((c = getopt_long(argc, argv, "t:i:w:W:T:g:nh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "t:i:w:W:T:g:c:nh", longopts, NULL)) != -1) {
         switch (c) {
         case 't':
             if (parse_tests(optarg, test_names, NTESTS, o->tests))
@@ -182,6 +197,14 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
         case 'g':
             if (parse_target(optarg, &o->target))
                 bad = "bad value for --target (heap or global)";
+            break;
+        case 'c':
+            if (parse_ctx(optarg, &o->ctx))
+                bad = "bad value for --ctx (default, private or shared)";
+            break;
+        case 'L':
+            if (parse_thread_level(optarg))
+                bad = "bad value for --thread-level (single or multiple)";
             break;
         case 'n':
             o->check = 0;
@@ -255,52 +278,52 @@ static void run_iters(int t, long n, struct point *p)
     switch (t) {
     case FADD_LAT:
         for (long i = 0; i < n; i++, ops++) {
-            r = shmem_long_atomic_fetch_add(target, 1, peer);
+            r = shmem_ctx_long_atomic_fetch_add(bench_ctx, target, 1, peer);
             if (r != ops)
                 wrong_value(p, ops, r, ops);
         }
         break;
     case CSWAP_LAT:
         for (long i = 0; i < n; i++, ops++) {
-            r = shmem_long_atomic_compare_swap(target, ops, ops + 1, peer);
+            r = shmem_ctx_long_atomic_compare_swap(bench_ctx, target, ops, ops + 1, peer);
             if (r != ops)
                 wrong_value(p, ops, r, ops);
         }
         break;
     case SWAP_LAT:
         for (long i = 0; i < n; i++, ops++) {
-            r = shmem_long_atomic_swap(target, ops + 1, peer);
+            r = shmem_ctx_long_atomic_swap(bench_ctx, target, ops + 1, peer);
             if (r != ops)
                 wrong_value(p, ops, r, ops);
         }
         break;
     case FETCH_LAT:
         for (long i = 0; i < n; i++) {
-            r = shmem_long_atomic_fetch(target, peer);
+            r = shmem_ctx_long_atomic_fetch(bench_ctx, target, peer);
             if (r != p->fetch_value)
                 wrong_value(p, i, r, p->fetch_value);
         }
         break;
     case ADD_LAT:
         for (long i = 0; i < n; i++, ops++) {
-            shmem_long_atomic_add(target, 1, peer);
-            shmem_quiet();
+            shmem_ctx_long_atomic_add(bench_ctx, target, 1, peer);
+            shmem_ctx_quiet(bench_ctx);
         }
         break;
     case ADD_RATE:
     case ADD_RATE_MANY:
         for (long i = 0; i < n; i++) {
             for (int w = 0; w < p->window; w++)
-                shmem_long_atomic_add(target, 1, peer);
-            shmem_quiet();
+                shmem_ctx_long_atomic_add(bench_ctx, target, 1, peer);
+            shmem_ctx_quiet(bench_ctx);
         }
         ops += n * p->window;
         break;
     case PUT8_RATE:
         for (long i = 0; i < n; i++) {
             for (int w = 0; w < p->window; w++)
-                shmem_putmem_nbi(&p->put_dst[w], &p->put_src[w], sizeof(long), peer);
-            shmem_quiet();
+                shmem_ctx_putmem_nbi(bench_ctx, &p->put_dst[w], &p->put_src[w], sizeof(long), peer);
+            shmem_ctx_quiet(bench_ctx);
         }
         ops += n * p->window;
         break;
@@ -316,12 +339,14 @@ static long put_pattern(long w, unsigned seed)
 
 int main(int argc, char **argv)
 {
-    shmem_init();
+    int started = start_library(argc, argv);
     int me = shmem_my_pe();
     int npes = shmem_n_pes();
 
     struct options o;
     int pa = parse_args(argc, argv, &o, me != 0);
+    if (pa == 0 && (started != 0 || make_ctx(o.ctx, &bench_ctx) != 0))
+        pa = -1;
     if (pa != 0) {
         fflush(stdout);
         fflush(stderr);
@@ -527,6 +552,8 @@ int main(int argc, char **argv)
     }
 
     shmem_barrier_all();
+    if (o.ctx != CTX_DEFAULT)
+        shmem_ctx_destroy(bench_ctx);
     if (o.target == TARGET_HEAP)
         shmem_free(base);
     /* The closing line tells a driver script that every result was

@@ -76,6 +76,41 @@ static inline int parse_target(const char *s, int *out)
     return -1;
 }
 
+/* Which context the timed operations use (--ctx): SHMEM_CTX_DEFAULT, or one the benchmark
+ * creates, private (SHMEM_CTX_PRIVATE: only the creating thread uses it) or shared (options 0). */
+enum ctx_kind { CTX_DEFAULT, CTX_PRIVATE, CTX_SHARED };
+
+static inline int parse_ctx(const char *s, int *out)
+{
+    static const char *const names[] = {"default", "private", "shared"};
+    for (int k = 0; k < 3; k++)
+        if (strcmp(s, names[k]) == 0) {
+            *out = k;
+            return 0;
+        }
+    return -1;
+}
+
+/* The thread level to start the library with: --thread-level multiple asks for
+ * SHMEM_THREAD_MULTIPLE (as a hybrid program with threads would), anything else the plain
+ * shmem_init.  Read before shmem_init, so from argv directly; parse_args accepts the option. */
+static inline int wants_thread_multiple(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--thread-level=multiple") == 0)
+            return 1;
+        if (strcmp(argv[i], "--thread-level") == 0 && i + 1 < argc &&
+            strcmp(argv[i + 1], "multiple") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static inline int parse_thread_level(const char *s)
+{
+    return strcmp(s, "single") == 0 || strcmp(s, "multiple") == 0 ? 0 : -1;
+}
+
 /* A comma-separated list of names[0..n) or 'all' into the flags selected[0..n). */
 static inline int parse_tests(const char *list, const char *const *names, int n, int *selected)
 {

@@ -52,6 +52,12 @@
  * data segment) instead of the symmetric heap; --max-size is then at most
  * 1 MiB (the array's size).
  *
+ * --ctx private or shared issues the timed operations on a context of their
+ * own (shmem_ctx_create with SHMEM_CTX_PRIVATE, or with no option) instead of
+ * SHMEM_CTX_DEFAULT, on both PEs; --thread-level multiple starts the library
+ * with shmem_init_thread(SHMEM_THREAD_MULTIPLE), as a program with threads
+ * would (the benchmark itself stays on one thread).
+ *
  * The timed iterations of a point run in up to 16 chunks and the value comes
  * from the median chunk, so a chunk the shared machine preempted does not
  * decide it.
@@ -63,8 +69,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include "bench_common.h"
-#include <shmem.h>
+#include "bench_shmem.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -130,7 +135,11 @@ struct options {
     double max_time; /* seconds per point, <= 0: no cap */
     int check;
     int target; /* TARGET_HEAP or TARGET_GLOBAL */
+    int ctx;    /* CTX_DEFAULT, CTX_PRIVATE or CTX_SHARED */
 };
+
+/* The context of the timed operations (--ctx). */
+static shmem_ctx_t bench_ctx;
 
 /* --target global: the symmetric layout of main() in the data segment. */
 #define GLOBAL_MAX_SIZE (1 * MIB)
@@ -170,6 +179,10 @@ static void usage(FILE *f)
             "                       with --iters)\n"
             "  -g, --target WHERE   heap (default) or global: the buffers in a static\n"
             "                       array (--max-size at most 1M)\n"
+            "  -c, --ctx KIND       default (SHMEM_CTX_DEFAULT), private or shared:\n"
+            "                       the timed operations on a context of their own\n"
+            "      --thread-level L single (default: shmem_init) or multiple\n"
+            "                       (shmem_init_thread(SHMEM_THREAD_MULTIPLE))\n"
             "  -n, --no-check       skip the data verification after each point\n"
             "  -h, --help           this text\n"
             "Output on PE 0: CSV 'test,size,value,unit,iters'; us = microseconds per\n"
@@ -191,6 +204,8 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
         {"window", required_argument, NULL, 'W'},
         {"max-time", required_argument, NULL, 'T'},
         {"target", required_argument, NULL, 'g'},
+        {"ctx", required_argument, NULL, 'c'},
+        {"thread-level", required_argument, NULL, 'L'},
         {"no-check", no_argument, NULL, 'n'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -205,12 +220,13 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
     o->max_time = 0.05;
     o->check = 1;
     o->target = TARGET_HEAP;
+    o->ctx = CTX_DEFAULT;
 
     opterr = 0;
     int c;
     long v;
     const char *bad = NULL;
-    while ((c = getopt_long(argc, argv, "t:s:S:i:w:W:T:g:nh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "t:s:S:i:w:W:T:g:c:nh", longopts, NULL)) != -1) {
         switch (c) {
         case 't':
             if (parse_tests(optarg, test_names, NTESTS, o->tests))
@@ -248,6 +264,14 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
         case 'g':
             if (parse_target(optarg, &o->target))
                 bad = "bad value for --target (heap or global)";
+            break;
+        case 'c':
+            if (parse_ctx(optarg, &o->ctx))
+                bad = "bad value for --ctx (default, private or shared)";
+            break;
+        case 'L':
+            if (parse_thread_level(optarg))
+                bad = "bad value for --thread-level (single or multiple)";
             break;
         case 'n':
             o->check = 0;
@@ -326,9 +350,9 @@ static void notify(int t, char *remote, const char *local, size_t size, long v, 
 {
     if (t == FLAG_IDLE_LAT)
         compute_for(IDLE_USEC);
-    shmem_putmem(remote, local, size, pe);
-    shmem_fence();
-    shmem_long_atomic_set(ping, v, pe);
+    shmem_ctx_putmem(bench_ctx, remote, local, size, pe);
+    shmem_ctx_fence(bench_ctx);
+    shmem_ctx_long_atomic_set(bench_ctx, ping, v, pe);
 }
 
 /* PE 1's side of flag_lat and flag_idle_lat: answer every flag from PE 0
@@ -354,7 +378,7 @@ static void answer_signals(size_t size, char *local, char *remote)
         uint64_t v = shmem_signal_wait_until(sig, SHMEM_CMP_GE, next);
         if (v == STOP_SIGNAL)
             break;
-        shmem_putmem_signal(remote, local, size, sig, v, SHMEM_SIGNAL_SET, 0);
+        shmem_ctx_putmem_signal(bench_ctx, remote, local, size, sig, v, SHMEM_SIGNAL_SET, 0);
         next = v + 1;
     }
 }
@@ -368,7 +392,7 @@ static void run_iters(int t, long n, size_t size, int window, char *local, char 
 #if HAVE_PUT_SIGNAL
         for (long i = 0; i < n; i++) {
             uint64_t v = ++sig_seq;
-            shmem_putmem_signal(remote, local, size, sig, v, SHMEM_SIGNAL_SET, peer);
+            shmem_ctx_putmem_signal(bench_ctx, remote, local, size, sig, v, SHMEM_SIGNAL_SET, peer);
             shmem_signal_wait_until(sig, SHMEM_CMP_GE, v);
         }
 #endif
@@ -383,43 +407,43 @@ static void run_iters(int t, long n, size_t size, int window, char *local, char 
         break;
     case IPUT_LAT:
         for (long i = 0; i < n; i++) {
-            shmem_iput64(remote, local, 2, 1, size / 16, peer);
-            shmem_quiet();
+            shmem_ctx_iput64(bench_ctx, remote, local, 2, 1, size / 16, peer);
+            shmem_ctx_quiet(bench_ctx);
         }
         break;
     case IGET_LAT:
         for (long i = 0; i < n; i++)
-            shmem_iget64(local, remote, 1, 2, size / 16, peer);
+            shmem_ctx_iget64(bench_ctx, local, remote, 1, 2, size / 16, peer);
         break;
     case PUT_LAT:
         for (long i = 0; i < n; i++) {
-            shmem_putmem(remote, local, size, peer);
-            shmem_quiet();
+            shmem_ctx_putmem(bench_ctx, remote, local, size, peer);
+            shmem_ctx_quiet(bench_ctx);
         }
         break;
     case PUT_LAT_NOQUIET:
         for (long i = 0; i < n; i++)
-            shmem_putmem(remote, local, size, peer);
-        shmem_quiet();
+            shmem_ctx_putmem(bench_ctx, remote, local, size, peer);
+        shmem_ctx_quiet(bench_ctx);
         break;
     case GET_LAT:
         for (long i = 0; i < n; i++)
-            shmem_getmem(local, remote, size, peer);
+            shmem_ctx_getmem(bench_ctx, local, remote, size, peer);
         break;
     case PUT_BW:
     case PUT_RATE:
         for (long i = 0; i < n; i++) {
             for (int w = 0; w < window; w++)
-                shmem_putmem_nbi(remote, local, size, peer);
-            shmem_quiet();
+                shmem_ctx_putmem_nbi(bench_ctx, remote, local, size, peer);
+            shmem_ctx_quiet(bench_ctx);
         }
         break;
     case GET_BW:
     case GET_RATE:
         for (long i = 0; i < n; i++) {
             for (int w = 0; w < window; w++)
-                shmem_getmem_nbi(local, remote, size, peer);
-            shmem_quiet();
+                shmem_ctx_getmem_nbi(bench_ctx, local, remote, size, peer);
+            shmem_ctx_quiet(bench_ctx);
         }
         break;
     }
@@ -462,12 +486,14 @@ static long long first_bad(const char *p, size_t n, unsigned seed)
 
 int main(int argc, char **argv)
 {
-    shmem_init();
+    int started = start_library(argc, argv);
     int me = shmem_my_pe();
     int npes = shmem_n_pes();
 
     struct options o;
     int pa = parse_args(argc, argv, &o, me != 0);
+    if (pa == 0 && (started != 0 || make_ctx(o.ctx, &bench_ctx) != 0))
+        pa = -1;
     if (pa != 0) {
         fflush(stdout);
         fflush(stderr);
@@ -613,7 +639,8 @@ int main(int argc, char **argv)
                         fill(src, size, seed);
                     shmem_barrier_all();
                     if (me == 0) {
-                        shmem_putmem_signal(dst, src, size, sig, 1, SHMEM_SIGNAL_SET, peer);
+                        shmem_ctx_putmem_signal(bench_ctx, dst, src, size, sig, 1, SHMEM_SIGNAL_SET,
+                                                peer);
                         shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 2);
                         off = first_bad(dst, size, seed + 1000u);
                         if (off >= 0)
@@ -622,7 +649,8 @@ int main(int argc, char **argv)
                         shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 1);
                         off = first_bad(dst, size, seed);
                         *flag = off < 0 ? 0 : (int)(off >= 0x7ffffffe ? 0x7ffffffe : off) + 1;
-                        shmem_putmem_signal(dst, src, size, sig, 2, SHMEM_SIGNAL_SET, 0);
+                        shmem_ctx_putmem_signal(bench_ctx, dst, src, size, sig, 2, SHMEM_SIGNAL_SET,
+                                                0);
                     }
                     shmem_barrier_all();
                     if (me == 0 && ok) {
@@ -643,11 +671,11 @@ int main(int argc, char **argv)
                         memset(dst, 0, size);
                     shmem_barrier_all();
                     if (t == IPUT_LAT && me == 0) {
-                        shmem_iput64(dst, src, 2, 1, words, peer);
-                        shmem_quiet();
+                        shmem_ctx_iput64(bench_ctx, dst, src, 2, 1, words, peer);
+                        shmem_ctx_quiet(bench_ctx);
                     }
                     if (t == IGET_LAT && me == 0)
-                        shmem_iget64(dst, src, 1, 2, words, peer);
+                        shmem_ctx_iget64(bench_ctx, dst, src, 1, 2, words, peer);
                     shmem_barrier_all();
                     if (me == (t == IPUT_LAT ? 1 : 0)) {
                         for (size_t k = 0; k < words && off < 0; k++)
@@ -677,10 +705,10 @@ int main(int argc, char **argv)
                     if (me == 0) {
                         fill(src, size, seed);
                         if (is_win(t))
-                            shmem_putmem_nbi(dst, src, size, peer);
+                            shmem_ctx_putmem_nbi(bench_ctx, dst, src, size, peer);
                         else
-                            shmem_putmem(dst, src, size, peer);
-                        shmem_quiet();
+                            shmem_ctx_putmem(bench_ctx, dst, src, size, peer);
+                        shmem_ctx_quiet(bench_ctx);
                     }
                     shmem_barrier_all();
                     if (me == 1) {
@@ -704,10 +732,10 @@ int main(int argc, char **argv)
                     shmem_barrier_all();
                     if (me == 0) {
                         if (is_win(t)) {
-                            shmem_getmem_nbi(dst, src, size, peer);
-                            shmem_quiet();
+                            shmem_ctx_getmem_nbi(bench_ctx, dst, src, size, peer);
+                            shmem_ctx_quiet(bench_ctx);
                         } else {
-                            shmem_getmem(dst, src, size, peer);
+                            shmem_ctx_getmem(bench_ctx, dst, src, size, peer);
                         }
                         off = first_bad(dst, size, seed);
                         if (off >= 0)
@@ -756,6 +784,8 @@ int main(int argc, char **argv)
     }
 
     shmem_barrier_all();
+    if (o.ctx != CTX_DEFAULT)
+        shmem_ctx_destroy(bench_ctx);
     if (o.target == TARGET_HEAP)
         shmem_free(base);
     /* The closing line tells a driver script that every result was

@@ -108,10 +108,10 @@ void execute_full(shoal_ctx *ctx, Op op, void *dest, Word value, Word compare, i
   }
   // A non-fetching AMO to a PE of another node over a transport that executes AMOs in software
   // (TCP): one message, answered only when nothing else awaits an answer (rma/put_batch.hpp).
-  if (result == nullptr && ctx == &shoal_ctx_default && g_runtime->put_batches.combines_amo(pe)) {
+  if (result == nullptr && ctx->batches != nullptr && ctx->batches->combines_amo(pe)) {
     if (const auto update = word_update(op)) {
       ctx->ucx_pending.store(true, std::memory_order_relaxed);
-      return g_runtime->put_batches.amo(*ctx->worker, pe, t, value, *update, sizeof(Word), routine);
+      return ctx->batches->amo(pe, t, value, *update, sizeof(Word), routine);
     }
   }
   ucx_execute(ctx, op, t, value, compare, pe, result, routine);

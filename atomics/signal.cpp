@@ -55,10 +55,10 @@ void put_signal(shoal_ctx *ctx, void *dest, const void *source, std::size_t byte
 
   // To a PE of another node over a transport that executes AMOs in software (TCP), data and
   // signal travel in one message (rma/put_batch.hpp): no acknowledged put, no fence, no AMO.
-  if (ctx == &shoal_ctx_default && g_runtime->put_batches.combines_signal(world, bytes)) {
+  if (ctx->batches != nullptr && ctx->batches->combines_signal(world, bytes)) {
     ctx->ucx_pending.store(true, std::memory_order_relaxed);
-    return g_runtime->put_batches.put_signal(*ctx->worker, world, data, source, bytes, sig, signal,
-                                             op == amo::Op::add, routine);
+    return ctx->batches->put_signal(world, data, source, bytes, sig, signal, op == amo::Op::add,
+                                    routine);
   }
   if (nbi)
     rma::put_nbi(ctx, dest, source, bytes, pe, routine);
@@ -82,12 +82,12 @@ void update(shoal_ctx *ctx, std::uint64_t *sig_addr, std::uint64_t signal, amo::
   rma::check_pe(world, routine);
   // As a put-with-signal without data where that is one message (put_signal above): a UCX AMO
   // over TCP is acknowledged by the target, a second system call at each end.
-  if (ctx == &shoal_ctx_default && g_runtime->put_batches.combines_signal(world, 0) &&
+  if (ctx->batches != nullptr && ctx->batches->combines_signal(world, 0) &&
       reinterpret_cast<std::uintptr_t>(sig_addr) % sizeof *sig_addr == 0) {
     const rma::Target sig = rma::resolve(sig_addr, sizeof *sig_addr, world, routine);
     ctx->ucx_pending.store(true, std::memory_order_relaxed);
-    return g_runtime->put_batches.put_signal(*ctx->worker, world, rma::Target{}, nullptr, 0, sig,
-                                             signal, op == amo::Op::add, routine);
+    return ctx->batches->put_signal(world, rma::Target{}, nullptr, 0, sig, signal,
+                                    op == amo::Op::add, routine);
   }
   amo::non_fetching<std::uint64_t>(ctx, op, sig_addr, signal, pe, routine);
 }

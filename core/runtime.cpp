@@ -104,8 +104,9 @@ Failure Runtime::start(int requested_thread_level, LibraryAreaBytes library_area
   if (Failure f = exchange_and_connect()) return std::move(f).within("cannot start");
 
   // Combining puts only where every put needs the target's CPU anyway (put_batch.hpp).
-  put_batches.init(*this, config.coalesce_puts && !device_atomics_in_job && !multithreaded);
+  put_batches.init(*this, combines_puts() && !multithreaded ? &worker : nullptr);
   shoal_ctx_default.worker = &worker;
+  shoal_ctx_default.batches = put_batches.enabled() ? &put_batches : nullptr;
   shoal_ctx_default.team = &shoal_team_world;
   SMA_LOG_DEBUG("core", "pe {} of {} up; heap {} bytes at {}, data segment {} bytes at {}", my_pe,
                 n_pes, heap_size, reinterpret_cast<void *>(heap_base), data_size,
@@ -333,8 +334,9 @@ Status Runtime::connect_worker(ucx::UcxWorker &w) {
 }
 
 void Runtime::stop(bool peers_alive, bool end_session) {
-  put_batches.init(*this, false);  // what a PE ending the job had not sent is dropped
+  put_batches.init(*this, nullptr);  // what a PE ending the job had not sent is dropped
   shoal_ctx_default.worker = nullptr;
+  shoal_ctx_default.batches = nullptr;
   if (peers_alive) {  // after the finalize barrier: every PE is closing, none sends any more
     worker.peers_finishing();
     target_worker.peers_finishing();

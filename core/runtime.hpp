@@ -79,6 +79,9 @@ class Runtime {
   // job: through_ucx sends AMOs on a neighbour's mapped memory through UCX too.
   ucx::AmoRouting amo_routing;
   bool device_atomics_in_job = false;  // some PE found a device executing UCX's atomics
+  // Whether contexts combine small puts to other nodes (rma/put_batch.hpp): asked for
+  // (SMA_COALESCE_PUTS) and useful, where every put needs the target's CPU anyway.
+  bool combines_puts() const noexcept { return config.coalesce_puts && !device_atomics_in_job; }
   // The route in words, for SMA_INFO and the debug log.
   std::string amo_route_summary() const;
 

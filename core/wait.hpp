@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <string>
 
+#include "ctx/context.hpp"
 #include "lost_yields.hpp"
 #include "yield_stage.hpp"
 #include "rma/put_batch.hpp"
@@ -137,17 +138,26 @@ inline constexpr unsigned kOtherWorkerEvery = 4;
 // kQuickPolls when every PE of the job is on this node and it has a CPU for each, otherwise 0.
 int quick_polls() noexcept;
 
+// Sends the puts this thread combined on any context its waits drive (ctx::send_own_batches):
+// the answer a wait or a poll looks for may depend on them.
+inline void send_batches_before_waiting(const char *routine) noexcept {
+  rma::send_default_batches(routine);
+  ctx::send_own_batches(routine);
+}
+
 // One pass for a program that polls (shmem_test, shmem_signal_fetch, a lock): like a wait, it
-// first sends the puts this PE combined, which the answer it polls for may depend on.
+// first sends the puts this thread combined, which the answer it polls for may depend on, and
+// progresses its contexts' workers as well.
 inline void progress_once(ucx::UcxWorker &worker) noexcept {
-  rma::send_default_batches("polling");
+  send_batches_before_waiting("polling");
   worker.progress();
+  ctx::progress_own_workers();
 }
 
 template <typename Condition>
 void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
   // The answer may depend on the puts this PE combined and has not sent (rma/put_batch.hpp).
-  rma::send_default_batches("waiting");
+  send_batches_before_waiting("waiting");
   for (int i = quick_polls(); i > 0; --i) {
     if (done()) return;
     cpu_relax();
@@ -159,11 +169,12 @@ void wait_until(ucx::UcxWorker &worker, Condition &&done) noexcept {
   // progressed every kOtherWorkerEvery rounds, the first time at the end of the first
   // kOtherWorkerEvery: each pass over a TCP worker is a system call, and an answer that lands
   // during the one over the sending worker waits for the next round. (From the first round,
-  // a 2-PE barrier across namespace hosts took 0.2 us more.)
+  // a 2-PE barrier across namespace hosts took 0.2 us more.) The workers of this thread's
+  // contexts with operations in UCX go with it (ctx::progress_own_workers).
   const unsigned every = ucx::ProgressThread::running() ? kOtherWorkerEvery : 1;
   for (unsigned round = 0; !done(); ++round) {
     unsigned events = inbound.progress();
-    if (round % every == every - 1) events += worker.progress();
+    if (round % every == every - 1) events += worker.progress() + ctx::progress_own_workers();
     if (events != 0)
       backoff.reset();
     else

@@ -11,6 +11,12 @@
 #include "transport/ucx_worker.hpp"
 
 struct shoal_team;
+namespace shoal::rma {
+class PutBatches;
+}
+namespace shoal::ctx {
+struct WaitLink;
+}
 
 struct shoal_ctx {
   shoal::ucx::UcxWorker *worker = nullptr;  // null once destroyed (and before shmem_init)
@@ -25,6 +31,14 @@ struct shoal_ctx {
   std::unique_ptr<shoal::ucx::UcxWorker>
       own_worker;              // null for the default, and without progress thread
   bool multithreaded = false;  // own_worker is thread-safe
+  // Where its small puts to other nodes are combined (rma/put_batch.hpp), or null: its own
+  // batches (in wait_link), the default context's where it issues on the default worker, or
+  // none where several threads may use it at once.
+  shoal::rma::PutBatches *batches = nullptr;
+  // Its worker and batches, for the waits of the threads that may drive them (see
+  // send_own_batches below); null for the default context, for contexts that issue on the
+  // default worker, and for those several threads may use at once.
+  std::shared_ptr<shoal::ctx::WaitLink> wait_link;
 };
 
 extern "C" {
@@ -41,5 +55,16 @@ void destroy(shoal_ctx *ctx, const char *routine) noexcept;
 // Destroys the contexts the program left alive (shmem_finalize), so their operations complete
 // before the final barrier and their UCX workers close before the UCX context does.
 void destroy_all(const char *routine) noexcept;
+
+// The created contexts that the calling thread's waits inside the library drive, as they drive
+// the default context: its private contexts, and below SHMEM_THREAD_MULTIPLE (one thread at a
+// time inside the library) every context with a worker of its own. A wait's answer may depend on
+// what they issued: a PE that puts on a context and then waits for an answer to it must not
+// wait for its own put, still combined, or pending in a worker nobody progresses.
+// Sends the puts they combined (rma/put_batch.hpp).
+void send_own_batches(const char *routine) noexcept;
+// Progresses the workers of those that handed operations to UCX since their last quiet;
+// returns the events handled.
+unsigned progress_own_workers() noexcept;
 
 }  // namespace shoal::ctx

@@ -10,10 +10,20 @@
 
 #include "ctx/context.hpp"
 #include "log/log.hpp"
+#include "rma/put_batch.hpp"
 #include "rma/rma.hpp"
 #include "runtime.hpp"
 
 namespace shoal::ctx {
+
+// What the waits of a thread drive of a created context (send_own_batches): its worker, whether
+// it handed operations to UCX since its last quiet, and the batches of its small puts.
+struct WaitLink {
+  ucx::UcxWorker *worker = nullptr;
+  const std::atomic<bool> *pending = nullptr;
+  rma::PutBatches batches;  // enabled() where its puts combine
+};
+
 namespace {
 constexpr long kKnownOptions = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
 
@@ -35,6 +45,8 @@ std::vector<shoal_ctx *> &live() { return g_runtime->live_contexts; }
 // held.
 void retire(shoal_ctx *ctx) {
   ctx->worker = nullptr;
+  ctx->batches = nullptr;
+  ctx->wait_link.reset();  // the quiet sent its batches; the waits forget it
   // The quiet left the worker idle and still connected: keep it for the next context.
   if (ctx->own_worker)
     g_runtime->spare_workers[ctx->multithreaded ? 1 : 0].push_back(std::move(ctx->own_worker));
@@ -52,6 +64,58 @@ shoal_ctx *new_context() {
   old.pop_front();
   ctx->~shoal_ctx();
   return ::new (static_cast<void *>(ctx)) shoal_ctx;
+}
+
+// Contexts whose waits drive them (send_own_batches): the calling thread's private ones, and
+// below SHMEM_THREAD_MULTIPLE the others. Forgotten once the context releases its link (retire).
+std::vector<std::weak_ptr<WaitLink>> &serialized_links() {
+  static auto *links = new std::vector<std::weak_ptr<WaitLink>>;  // never freed, as retired()
+  return *links;
+}
+thread_local std::vector<std::weak_ptr<WaitLink>> t_private_links;
+
+// Calls f on every live link of `links`, and forgets those whose context released them.
+template <typename F>
+void for_each_link(std::vector<std::weak_ptr<WaitLink>> &links, F &&f) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const std::shared_ptr<WaitLink> link = links[i].lock();
+    if (!link) continue;
+    f(*link);
+    if (kept != i) links[kept] = std::move(links[i]);  // never onto itself: that empties it
+    ++kept;
+  }
+  links.resize(kept);
+}
+
+template <typename F>
+void for_each_own_link(F &&f) {
+  Runtime *rt = g_runtime;
+  if (rt == nullptr) return;
+  if (!t_private_links.empty()) for_each_link(t_private_links, f);
+  // Under SHMEM_THREAD_MULTIPLE no context but a private one has a link.
+  if (rt->thread_level < SHMEM_THREAD_MULTIPLE && !serialized_links().empty())
+    for_each_link(serialized_links(), f);
+}
+
+// The link of a context with a worker of its own, where one thread at a time uses it (every
+// context below SHMEM_THREAD_MULTIPLE, private ones under it), with batches for its small puts
+// to other nodes where those combine; null otherwise.
+std::shared_ptr<WaitLink> link_of(Runtime &rt, shoal_ctx &ctx, const char *routine) {
+  const bool private_ctx = (ctx.options & SHMEM_CTX_PRIVATE) != 0;
+  if (rt.thread_level == SHMEM_THREAD_MULTIPLE && !private_ctx) return nullptr;
+  auto link = std::make_shared<WaitLink>();
+  link->worker = ctx.own_worker.get();
+  link->pending = &ctx.ucx_pending;
+  if (rt.combines_puts()) {
+    if (link->batches.accept_answers(*link->worker) == Status::ok)
+      link->batches.init(rt, link->worker);
+    else
+      SMA_LOG_WARN("ctx", "{}: the context's small puts to other nodes will not be combined",
+                   routine);
+  }
+  (private_ctx ? t_private_links : serialized_links()).push_back(link);
+  return link;
 }
 }  // namespace
 
@@ -93,6 +157,13 @@ shoal_ctx *create(long options, shoal_team *team, const char *routine) noexcept 
     ctx->own_worker = std::move(worker);
     ctx->multithreaded = multithreaded;
     ctx->worker = ctx->own_worker ? ctx->own_worker.get() : &rt->worker;
+    if (ctx->own_worker) {
+      ctx->wait_link = link_of(*rt, *ctx, routine);
+      ctx->batches =
+          ctx->wait_link && ctx->wait_link->batches.enabled() ? &ctx->wait_link->batches : nullptr;
+    } else {
+      ctx->batches = shoal_ctx_default.batches;  // the default worker's batches
+    }
     live().push_back(ctx);
     return ctx;
   } catch (const std::exception &e) {
@@ -109,6 +180,20 @@ void destroy(shoal_ctx *ctx, const char *routine) noexcept {
   rma::quiet(ctx, routine);  // reports a context destroyed twice
   std::lock_guard lock(g_runtime->contexts_mutex);
   retire(ctx);
+}
+
+void send_own_batches(const char *routine) noexcept {
+  for_each_own_link([routine](WaitLink &link) {
+    if (link.batches.any()) link.batches.send_all(routine);
+  });
+}
+
+unsigned progress_own_workers() noexcept {
+  unsigned events = 0;
+  for_each_own_link([&events](WaitLink &link) {
+    if (link.pending->load(std::memory_order_relaxed)) events += link.worker->progress();
+  });
+  return events;
 }
 
 void destroy_all(const char *routine) noexcept {

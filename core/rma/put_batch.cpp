@@ -162,11 +162,12 @@ ucs_status_t PutBatches::on_answer(void *arg, const void *header, std::size_t he
   return UCS_OK;
 }
 
-void PutBatches::init(const Runtime &runtime, bool enabled) {
+void PutBatches::init(const Runtime &runtime, ucx::UcxWorker *worker) {
+  worker_ = worker;
   batches_.clear();
   filled_.clear();
   unanswered_.clear();
-  if (!enabled) return;
+  if (worker == nullptr) return;
   batches_.resize(static_cast<std::size_t>(runtime.n_pes));
   std::size_t remote_pes = 0;
   for (int pe = 0; pe < runtime.n_pes; ++pe) {
@@ -184,15 +185,15 @@ Status PutBatches::accept_answers(ucx::UcxWorker &sender) noexcept {
   return sender.set_am_handler(ucx::UcxWorker::kPutBatchAckMessageId, on_answer, this);
 }
 
-void PutBatches::wait_answered(ucx::UcxWorker &worker) noexcept {
-  wait_for_replies(worker, [&] { return answered_.load(std::memory_order_acquire) == sent_; });
+void PutBatches::wait_answered() noexcept {
+  wait_for_replies(*worker_, [&] { return answered_.load(std::memory_order_acquire) == sent_; });
 }
 
-void PutBatches::add_get(ucx::UcxWorker &worker, int pe, const Target &target, void *dest,
-                         std::size_t bytes, const char *routine) noexcept {
+void PutBatches::add_get(int pe, const Target &target, void *dest, std::size_t bytes,
+                         const char *routine) noexcept {
   Batch &batch = batches_[pe];
   if (batch.bytes.size() + sizeof(Record) > batch_bytes_ || batch.get_bytes + bytes > batch_bytes_)
-    send_now(worker, pe, routine);
+    send_now(pe, routine);
   if (batch.bytes.empty()) {
     if (batch.bytes.capacity() == 0) batch.bytes.reserve(batch_bytes_);
     filled_.push_back(pe);
@@ -207,18 +208,18 @@ void PutBatches::add_get(ucx::UcxWorker &worker, int pe, const Target &target, v
   batch.get_bytes += bytes;
 }
 
-void PutBatches::add(ucx::UcxWorker &worker, int pe, const Target &target, const void *source,
-                     std::size_t bytes, const char *routine) noexcept {
+void PutBatches::add(int pe, const Target &target, const void *source, std::size_t bytes,
+                     const char *routine) noexcept {
   Batch &batch = batches_[pe];
   const Record r{target.remote - g_runtime->peers[pe].base[target.segment],
                  static_cast<std::uint32_t>(bytes), static_cast<std::uint32_t>(target.segment)};
   const std::size_t record_bytes = sizeof(Record) + padded(bytes);
-  if (batch.bytes.size() + record_bytes > batch_bytes_) send_now(worker, pe, routine);
+  if (batch.bytes.size() + record_bytes > batch_bytes_) send_now(pe, routine);
   if (record_bytes > batch_bytes_) {
     // Too large for a batch (a blocking put): on its own, from the caller's buffer, which the
     // send has copied or sent when it returns; answered like a batch.
-    if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, source, bytes,
-                       /*replyable=*/true) != Status::ok)
+    if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, source, bytes,
+                         /*replyable=*/true) != Status::ok)
       fatal(
           fmt::format("{}: sending a put of {} bytes to PE {} failed in UCX (see the message "
                       "above)",
@@ -236,18 +237,18 @@ void PutBatches::add(ucx::UcxWorker &worker, int pe, const Target &target, const
   std::memcpy(batch.bytes.data() + at + sizeof r, source, bytes);
 }
 
-void PutBatches::put_signal(ucx::UcxWorker &worker, int pe, const Target &data, const void *source,
-                            std::size_t bytes, const Target &signal, std::uint64_t value, bool add,
+void PutBatches::put_signal(int pe, const Target &data, const void *source, std::size_t bytes,
+                            const Target &signal, std::uint64_t value, bool add,
                             const char *routine) noexcept {
-  send(worker, pe, routine);
+  send(pe, routine);
   Target piece = data;
   const auto *from = static_cast<const std::byte *>(source);
   const auto &base = g_runtime->peers[pe].base;
   for (; bytes > kAnsweredPutMax; bytes -= kAnsweredPutMax) {  // unanswered, like the signal's
     const Record r{piece.remote - base[piece.segment], static_cast<std::uint32_t>(kAnsweredPutMax),
                    static_cast<std::uint32_t>(piece.segment)};
-    if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, from,
-                       kAnsweredPutMax) != Status::ok)
+    if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, from,
+                         kAnsweredPutMax) != Status::ok)
       fatal(
           fmt::format("{}: sending a put with signal to PE {} failed in UCX (see the message "
                       "above)",
@@ -264,7 +265,7 @@ void PutBatches::put_signal(ucx::UcxWorker &worker, int pe, const Target &data, 
   r.value = value;
   r.segment = static_cast<std::uint32_t>(signal.segment);
   r.update = static_cast<std::uint32_t>(add ? WordUpdate::add : WordUpdate::set);
-  if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, source, bytes) !=
+  if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, source, bytes) !=
       Status::ok)
     fatal(
         fmt::format("{}: sending a put with signal to PE {} failed in UCX (see the message "
@@ -273,9 +274,9 @@ void PutBatches::put_signal(ucx::UcxWorker &worker, int pe, const Target &data, 
   sent_unanswered(pe);
 }
 
-void PutBatches::amo(ucx::UcxWorker &worker, int pe, const Target &word, std::uint64_t value,
-                     WordUpdate update, std::size_t width, const char *routine) noexcept {
-  send(worker, pe, routine);
+void PutBatches::amo(int pe, const Target &word, std::uint64_t value, WordUpdate update,
+                     std::size_t width, const char *routine) noexcept {
+  send(pe, routine);
   const auto &base = g_runtime->peers[pe].base;
   SignalRecord r{};
   r.offset = word.remote - base[word.segment];
@@ -283,8 +284,8 @@ void PutBatches::amo(ucx::UcxWorker &worker, int pe, const Target &word, std::ui
   r.segment = static_cast<std::uint32_t>(word.segment);
   r.update = static_cast<std::uint32_t>(update) | (width == 4 ? kWord32 : 0);
   const bool ask = sent_ == answered_.load(std::memory_order_acquire);
-  if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, nullptr, 0,
-                     /*replyable=*/ask) != Status::ok)
+  if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, nullptr, 0,
+                       /*replyable=*/ask) != Status::ok)
     fatal(fmt::format("{}: sending an atomic update to PE {} failed in UCX (see the message above)",
                       routine, pe));
   if (ask) {
@@ -302,19 +303,19 @@ void PutBatches::sent_unanswered(int pe) noexcept {
   }
 }
 
-void PutBatches::send_all(ucx::UcxWorker &worker, const char *routine) noexcept {
+void PutBatches::send_all(const char *routine) noexcept {
   // send_now() removes the PE from filled_.
-  while (!filled_.empty()) send_now(worker, filled_.back(), routine);
+  while (!filled_.empty()) send_now(filled_.back(), routine);
 }
 
-void PutBatches::complete_all(ucx::UcxWorker &worker, const char *routine) noexcept {
-  send_all(worker, routine);
+void PutBatches::complete_all(const char *routine) noexcept {
+  send_all(routine);
   // An empty message asking for an answer: the target answers it after handling everything
   // this PE sent it before (one connection, handled in order).
   for (int pe : unanswered_) {
     batches_[pe].unanswered = false;
-    if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, nullptr, 0, nullptr, 0,
-                       /*replyable=*/true) != Status::ok)
+    if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, nullptr, 0, nullptr, 0,
+                         /*replyable=*/true) != Status::ok)
       fatal(
           fmt::format("{}: asking PE {} to confirm puts with signal failed in UCX (see the "
                       "message above)",
@@ -322,10 +323,10 @@ void PutBatches::complete_all(ucx::UcxWorker &worker, const char *routine) noexc
     ++sent_;
   }
   unanswered_.clear();
-  wait_answered(worker);
+  wait_answered();
 }
 
-void PutBatches::send_now(ucx::UcxWorker &worker, int pe, const char *routine) noexcept {
+void PutBatches::send_now(int pe, const char *routine) noexcept {
   Batch &batch = batches_[pe];
   for (std::size_t i = 0; i < filled_.size(); ++i)
     if (filled_[i] == pe) {
@@ -343,9 +344,9 @@ void PutBatches::send_now(ucx::UcxWorker &worker, int pe, const char *routine) n
     batch.get_bytes = 0;
   }
   // The target answers once the puts are in place; the next quiet waits for that.
-  if (worker.am_send(pe, ucx::UcxWorker::kPutBatchMessageId, number != 0 ? &number : nullptr,
-                     number != 0 ? sizeof number : 0, batch.bytes.data(), batch.bytes.size(),
-                     /*replyable=*/true) != Status::ok)
+  if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, number != 0 ? &number : nullptr,
+                       number != 0 ? sizeof number : 0, batch.bytes.data(), batch.bytes.size(),
+                       /*replyable=*/true) != Status::ok)
     fatal(fmt::format("{}: sending combined puts to PE {} failed in UCX (see the message above)",
                       routine, pe));
   ++sent_;
@@ -358,7 +359,7 @@ Status accept_put_batches(ucx::UcxWorker &receiver, Runtime &runtime) noexcept {
 
 void send_default_batches(const char *routine) noexcept {
   Runtime *rt = g_runtime;
-  if (rt != nullptr && rt->put_batches.any()) rt->put_batches.send_all(rt->worker, routine);
+  if (rt != nullptr && rt->put_batches.any()) rt->put_batches.send_all(routine);
 }
 
 }  // namespace shoal::rma

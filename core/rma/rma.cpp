@@ -229,17 +229,17 @@ void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const v
     send_combined_puts(ctx, pe, routine);
     return put_acknowledged(ctx, local, bytes, t, pe, routine);
   }
-  if (dir == Direction::get && !blocking && ctx == &shoal_ctx_default &&
-      g_runtime->put_batches.combines_get(pe, bytes)) {
+  PutBatches *const batches = ctx->batches;
+  if (dir == Direction::get && !blocking && batches != nullptr &&
+      batches->combines_get(pe, bytes)) {
     ctx->ucx_pending.store(true, std::memory_order_relaxed);
-    return g_runtime->put_batches.add_get(*ctx->worker, pe, t, local, bytes, routine);
+    return batches->add_get(pe, t, local, bytes, routine);
   }
-  if (dir == Direction::put && ctx == &shoal_ctx_default &&
-      g_runtime->put_batches.combines(pe, bytes, blocking)) {
+  if (dir == Direction::put && batches != nullptr && batches->combines(pe, bytes, blocking)) {
     ctx->ucx_pending.store(true, std::memory_order_relaxed);
-    g_runtime->put_batches.add(*ctx->worker, pe, t, local, bytes, routine);
+    batches->add(pe, t, local, bytes, routine);
     // A blocking put leaves now, as one on its own would: the program may go on computing.
-    if (blocking) g_runtime->put_batches.send(*ctx->worker, pe, routine);
+    if (blocking) batches->send(pe, routine);
     return;
   }
   send_combined_puts(ctx, pe, routine);
@@ -288,21 +288,21 @@ void transfer_strided(Direction dir, shoal_ctx *ctx, void *local, const void *re
   // message for the whole transfer, where UCX sends one message per block, and per get one
   // more back): a strided put leaves at once, as a blocking put does; a strided get waits for
   // the answers, which carry its blocks.
-  PutBatches &batches = g_runtime->put_batches;
-  if (ctx == &shoal_ctx_default && (dir == Direction::put ? batches.combines(pe, block, false)
-                                                          : batches.combines_get(pe, block))) {
+  PutBatches *const batches = ctx->batches;
+  if (batches != nullptr && (dir == Direction::put ? batches->combines(pe, block, false)
+                                                   : batches->combines_get(pe, block))) {
     ctx->ucx_pending.store(true, std::memory_order_relaxed);
     for (std::size_t i = 0; i < nblocks; ++i) {
       const Target ti{nullptr, t.remote + i * remote_step, t.segment};
       if (dir == Direction::put)
-        batches.add(*ctx->worker, pe, ti, mine + i * local_step, block, routine);
+        batches->add(pe, ti, mine + i * local_step, block, routine);
       else
-        batches.add_get(*ctx->worker, pe, ti, mine + i * local_step, block, routine);
+        batches->add_get(pe, ti, mine + i * local_step, block, routine);
     }
     if (dir == Direction::put)
-      batches.send(*ctx->worker, pe, routine);
+      batches->send(pe, routine);
     else
-      batches.complete_all(*ctx->worker, routine);
+      batches->complete_all(routine);
     return;
   }
   send_combined_puts(ctx, pe, routine);
@@ -335,9 +335,7 @@ void quiet_ucx(shoal_ctx *ctx, const char *routine) noexcept {
   // The skip-if-nothing-pending shortcut is only sound with one thread per worker: under
   // SHMEM_THREAD_MULTIPLE another thread's quiet may clear the flag before this thread's
   // transfers are covered by a flush, so thread-safe workers always flush.
-  if (ctx == &shoal_ctx_default) {
-    g_runtime->put_batches.complete_all(*ctx->worker, routine);
-  }
+  if (ctx->batches != nullptr) ctx->batches->complete_all(routine);
   const bool pending = ctx->ucx_pending.exchange(false, std::memory_order_acq_rel);
   ctx->ucx_pending_here.store(false, std::memory_order_relaxed);
   if ((pending || ctx->worker->thread_safe()) && ctx->worker->flush() != Status::ok)
@@ -358,7 +356,7 @@ void fence(shoal_ctx *ctx, const char *routine) noexcept {
       ctx->worker->thread_safe() || ctx->ucx_pending_here.load(std::memory_order_relaxed))
     return quiet(ctx, routine);
   if (!ctx->ucx_pending.load(std::memory_order_relaxed)) return;  // nothing handed to UCX
-  if (ctx == &shoal_ctx_default) g_runtime->put_batches.send_all(*ctx->worker, routine);
+  if (ctx->batches != nullptr) ctx->batches->send_all(routine);
   if (ctx->worker->fence() != Status::ok)
     fatal(fmt::format("{}: ordering the transfers before the fence failed in UCX", routine));
 }

@@ -169,7 +169,7 @@ void get_strided(shoal_ctx *ctx, void *dest, const void *source, std::ptrdiff_t 
 // Sends the puts the context combined for pe (rma/put_batch.hpp) ahead of another operation to
 // pe, so that operations to one PE leave in the order they were issued.
 inline void send_combined_puts(shoal_ctx *ctx, int pe, const char *routine) noexcept {
-  if (ctx == &shoal_ctx_default) g_runtime->put_batches.send(*ctx->worker, pe, routine);
+  if (ctx->batches != nullptr) ctx->batches->send(pe, routine);
 }
 
 // The full path of quiet: sends the combined puts and flushes the context's UCX worker.

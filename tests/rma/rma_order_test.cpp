@@ -518,3 +518,35 @@ TEST(CombinedPuts, SentBeforeWaiting) {
     shmem_barrier_all();
   }
 }
+
+// The same on created contexts, which combine their puts too (a private one, and one of
+// options 0, which combines below SHMEM_THREAD_MULTIPLE): a wait or a test inside the library
+// sends what the calling thread's contexts hold.
+TEST(CombinedPuts, SentBeforeWaitingOnContexts) {
+  SymArray<long> flag(1);
+  SymArray<unsigned char> odd(3);
+  SHOAL_ASSERT_ALL_PES(flag && odd);
+  for (const long options : {long{SHMEM_CTX_PRIVATE}, 0L}) {
+    shmem_ctx_t ctx = SHMEM_CTX_INVALID;
+    ASSERT_EQ(shmem_ctx_create(options, &ctx), 0);
+    flag[0] = 0;
+    shmem_barrier_all();
+    for (long round = 1; round <= 20; ++round) {
+      const unsigned char bytes[3] = {static_cast<unsigned char>(round), 7, 9};
+      shmem_ctx_putmem_nbi(ctx, odd.get(), bytes, 3, right());
+      shmem_ctx_long_put_nbi(ctx, flag.get(), &round, 1, right());
+      if (round % 2 == 1) {
+        while (!shmem_long_test(flag.get(), SHMEM_CMP_GE, round)) {
+        }
+      } else {
+        shmem_long_wait_until(flag.get(), SHMEM_CMP_GE, round);
+      }
+      shmem_ctx_quiet(ctx);
+      shmem_barrier_all();  // with the quiet, completes this round's puts everywhere
+      EXPECT_EQ(odd[0], static_cast<unsigned char>(round))
+          << (options == SHMEM_CTX_PRIVATE ? "private" : "shared") << " context, round " << round;
+      shmem_barrier_all();
+    }
+    shmem_ctx_destroy(ctx);
+  }
+}

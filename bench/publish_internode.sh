@@ -7,23 +7,49 @@
 #       --out bench/results/internode.csv
 #   bench/publish_internode.sh bench/results/internode.csv "load average 0.4 before the run"
 #
-# Optionally also a run beside busy processes (compare_oshmem.sh --busy N), as a last section:
+# Optionally, each as a section of its own:
+#   --floor CSV      the kernel's floor under the 2-PE collectives, from tcp_floor.sh:
+#                      bench/tcp_floor.sh --reps 5 --out bench/results/floor.csv
+#   --contexts CSV   the point-to-point tests on a private context under SHMEM_THREAD_MULTIPLE:
+#                      bench/compare_oshmem.sh --hosts 2 --bench all --reps 3 \
+#                          --tests put_lat,get_lat,put_bw,put_rate,get_rate,iput_lat,add_lat,add_rate \
+#                          --putget-args '--max-size 64K --ctx private --thread-level multiple' \
+#                          --amo-args '--ctx private --thread-level multiple' \
+#                          --out bench/results/contexts.csv
+#   --busy CSV N     a run beside N busy processes (compare_oshmem.sh --busy N):
+#                      bench/compare_oshmem.sh --hosts 2 --bench all --reps 5 --npes 2 --busy 2 \
+#                          --tests put_lat,get_lat,fadd_lat,add_lat,barrier_all,broadcast,sum_reduce \
+#                          --putget-args '--max-size 4K' --coll-args '--max-size 4K' \
+#                          --out bench/results/busy.csv
 #
-#   bench/compare_oshmem.sh --hosts 2 --bench all --reps 5 --npes 2 --busy 2 \
-#       --tests put_lat,get_lat,fadd_lat,add_lat,barrier_all,broadcast,sum_reduce \
-#       --putget-args '--max-size 4K' --coll-args '--max-size 4K' --out bench/results/busy.csv
-#   bench/publish_internode.sh bench/results/internode.csv "..." bench/results/busy.csv 2
+#   bench/publish_internode.sh bench/results/internode.csv "load average 0.4 before the run" \
+#       --floor bench/results/floor.csv --contexts bench/results/contexts.csv \
+#       --busy bench/results/busy.csv 2
 #
-# The page: how it was measured, the issue-15 targets (targets_internode.awk), the charts of
-# plot_suite.sh (PNGs in docs/performance/internode/) and the tables compare_oshmem.sh printed
-# (<csv>.md).
+# The page: how it was measured, the issue-15 targets (targets_internode.awk) with the floor
+# (floor_internode.awk), the charts of plot_suite.sh (PNGs in docs/performance/internode/) and
+# the tables compare_oshmem.sh printed (<csv>.md).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-csv=${1:?usage: publish_internode.sh <csv of compare_oshmem.sh --hosts> [note on the load]}
-load_note=${2:-}
-busy_csv=${3:-} busy=${4:-}
-[ -z "$busy_csv" ] || [ -f "${busy_csv%.csv}.md" ] || {
-  echo "publish_internode: ${busy_csv%.csv}.md is missing" >&2; exit 1; }
+usage="usage: publish_internode.sh <csv of compare_oshmem.sh --hosts> [note on the load] [--floor CSV] [--contexts CSV] [--busy CSV N]"
+csv=${1:?$usage}
+shift
+load_note=""
+if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then load_note=$1; shift; fi
+busy_csv="" busy="" contexts_csv="" floor_csv=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --busy) busy_csv=${2:?$usage} busy=${3:?$usage}; shift 3 ;;
+    --contexts) contexts_csv=${2:?$usage}; shift 2 ;;
+    --floor) floor_csv=${2:?$usage}; shift 2 ;;
+    *) echo "$usage" >&2; exit 2 ;;
+  esac
+done
+for f in "$busy_csv" "$contexts_csv"; do
+  [ -z "$f" ] || [ -f "${f%.csv}.md" ] || { echo "publish_internode: ${f%.csv}.md is missing" >&2; exit 1; }
+done
+[ -z "$floor_csv" ] || [ -f "${floor_csv%.csv}.medians.csv" ] || {
+  echo "publish_internode: ${floor_csv%.csv}.medians.csv is missing" >&2; exit 1; }
 medians=${csv%.csv}.medians.csv tables=${csv%.csv}.md
 [ -f "$medians" ] && [ -f "$tables" ] || {
   echo "publish_internode: $medians or $tables is missing" >&2; exit 1; }
@@ -55,6 +81,21 @@ mapfile -t pngs < <("$here/plot_suite.sh" "$medians" "$charts")
   echo
   awk -F, -f "$here/targets_internode.awk" "$medians"
   echo
+  if [ -n "$floor_csv" ]; then
+    echo "### Under the 2-PE collectives: the kernel's floor"
+    echo
+    echo "A 2-PE barrier, reduction or fcollect across hosts is one message each way, both sent at"
+    echo "once; a broadcast one message. Both libraries send each as one \`sendmsg\` and take it with"
+    echo "\`epoll_wait\` and \`recvfrom\` (UCX's tcp transport). \`bench/tcp_floor.sh\` sends the same"
+    echo "8-byte messages over one TCP connection between the same two hosts with no library at all"
+    echo "(measured $(date -r "$floor_csv" '+%Y-%m-%d %H:%M')): the goal of 0.8 x OSHMEM's time lies"
+    echo "below what the kernel takes for the exchange when the receiver asks epoll first, as UCX"
+    echo "does, and at best at the exchange with \`recv\` polled alone. Most of each step is the"
+    echo "sender's \`sendmsg\`, which on a veth pair also runs the receiving host's TCP input."
+    echo
+    awk -F, -f "$here/floor_internode.awk" "$medians" "${floor_csv%.csv}.medians.csv"
+    echo
+  fi
   if [ "${#pngs[@]}" != 0 ]; then
     echo "## Charts"
     echo
@@ -63,6 +104,17 @@ mapfile -t pngs < <("$here/plot_suite.sh" "$medians" "$charts")
   echo "## Tables"
   echo
   sed -n '/^## /,$p' "$tables" | sed 's/^## /### /'
+  if [ -n "$contexts_csv" ]; then
+    echo
+    echo "## On a private context under SHMEM_THREAD_MULTIPLE"
+    echo
+    echo "The same test bed and launch, \`putget_bench\` and \`amo_bench\` with \`--ctx private"
+    echo "--thread-level multiple\`: the timed operations on a context created with"
+    echo "\`SHMEM_CTX_PRIVATE\` in a job started with \`shmem_init_thread(SHMEM_THREAD_MULTIPLE)\`, as"
+    echo "each thread of a hybrid program would use one (measured $(date -r "$contexts_csv" '+%Y-%m-%d %H:%M'))."
+    echo
+    sed -n '/^## /,$p' "${contexts_csv%.csv}.md" | sed 's/^## /### /'
+  fi
   if [ -n "$busy_csv" ]; then
     echo
     echo "## Beside ${busy:-some} busy processes"

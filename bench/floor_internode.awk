@@ -1,0 +1,29 @@
+# floor_internode.awk: the 2-PE collectives of issue 15 whose goal is 0.8 x OSHMEM's time,
+# beside the kernel's floor for the same messages with no library at all (tcp_floor.sh).
+# Reads two medians CSVs (medians.awk: lib,npes,test,size,unit,median,min,max,n,limit): first
+# the run of compare_oshmem.sh --hosts 2, then the one of tcp_floor.sh. Prints a markdown table.
+# Usage: awk -F, -f bench/floor_internode.awk <run>.medians.csv <floor>.medians.csv
+function key(lib, t, s) { return lib SUBSEP t SUBSEP s }
+FNR == 1 { file++ }
+FNR > 1 && (file == 2 || $2 == 2) { med[key($1, $3, $4)] = $6 }
+function us(lib, t, s) { return (key(lib, t, s) in med) ? sprintf("%.2f", med[key(lib, t, s)]) : "-" }
+function goal(t, s) {
+    return (key("oshmem", t, s) in med) ? sprintf("%.2f", 0.8 * med[key("oshmem", t, s)]) : "-"
+}
+function row(what, t, s) {
+    printf "| %s | %s | %s | %s |\n", what, us("shoal", t, s), us("oshmem", t, s), goal(t, s)
+}
+END {
+    print "| 2 PEs on 2 hosts, us per call | Shoal | OSHMEM | goal (0.8 x OSHMEM) |"
+    print "|---|---:|---:|---:|"
+    row("barrier_all", "barrier_all", 0)
+    row("sum reduction 8 B", "sum_reduce", 8)
+    row("broadcast 8 B", "broadcast", 8)
+    print ""
+    print "| the same messages with no library (tcp_floor), us | 8 B |"
+    print "|---|---:|"
+    printf "| exchange (both send, both receive), epoll_wait before recv as UCX's tcp transport | %s |\n", us("limit", "tcp_exchange_epoll", 8)
+    printf "| exchange, recv polled alone | %s |\n", us("limit", "tcp_exchange_spin", 8)
+    printf "| one way (half a ping-pong), epoll_wait before recv | %s |\n", us("limit", "tcp_pingpong_epoll", 8)
+    printf "| one way, recv polled alone | %s |\n", us("limit", "tcp_pingpong_spin", 8)
+}

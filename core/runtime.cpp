@@ -104,7 +104,7 @@ Failure Runtime::start(int requested_thread_level, LibraryAreaBytes library_area
   if (Failure f = exchange_and_connect()) return std::move(f).within("cannot start");
 
   // Combining puts only where every put needs the target's CPU anyway (put_batch.hpp).
-  put_batches.init(*this, combines_puts() && !multithreaded ? &worker : nullptr);
+  put_batches.init(*this, combines_puts() ? &worker : nullptr);
   shoal_ctx_default.worker = &worker;
   shoal_ctx_default.batches = put_batches.enabled() ? &put_batches : nullptr;
   shoal_ctx_default.team = &shoal_team_world;

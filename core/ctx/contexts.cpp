@@ -18,7 +18,7 @@ namespace shoal::ctx {
 
 // What the waits of a thread drive of a created context (send_own_batches): its worker, whether
 // it handed operations to UCX since its last quiet, and the batches of its small puts.
-struct WaitLink {
+struct WaitLink : std::enable_shared_from_this<WaitLink> {
   ucx::UcxWorker *worker = nullptr;
   const std::atomic<bool> *pending = nullptr;
   rma::PutBatches batches;  // enabled() where its puts combine
@@ -66,13 +66,24 @@ shoal_ctx *new_context() {
   return ::new (static_cast<void *>(ctx)) shoal_ctx;
 }
 
-// Contexts whose waits drive them (send_own_batches): the calling thread's private ones, and
-// below SHMEM_THREAD_MULTIPLE the others. Forgotten once the context releases its link (retire).
+// Contexts whose waits drive them (send_own_batches): the calling thread's private ones, below
+// SHMEM_THREAD_MULTIPLE the others, and under it the shared ones (options 0: a thread-safe
+// worker, locked batches). Forgotten once the context releases its link (retire).
 std::vector<std::weak_ptr<WaitLink>> &serialized_links() {
   static auto *links = new std::vector<std::weak_ptr<WaitLink>>;  // never freed, as retired()
   return *links;
 }
 thread_local std::vector<std::weak_ptr<WaitLink>> t_private_links;
+// The shared contexts under SHMEM_THREAD_MULTIPLE, which threads create and drive at once.
+struct SharedLinks {
+  std::mutex mutex;
+  std::vector<std::weak_ptr<WaitLink>> links;
+  std::atomic<std::size_t> count{0};  // links.size(), read without the mutex
+};
+SharedLinks &shared_links() {
+  static auto *shared = new SharedLinks;  // never freed, as retired()
+  return *shared;
+}
 
 // Calls f on every live link of `links`, and forgets those whose context released them.
 template <typename F>
@@ -93,17 +104,31 @@ void for_each_own_link(F &&f) {
   Runtime *rt = g_runtime;
   if (rt == nullptr) return;
   if (!t_private_links.empty()) for_each_link(t_private_links, f);
-  // Under SHMEM_THREAD_MULTIPLE no context but a private one has a link.
-  if (rt->thread_level < SHMEM_THREAD_MULTIPLE && !serialized_links().empty())
-    for_each_link(serialized_links(), f);
+  if (rt->thread_level < SHMEM_THREAD_MULTIPLE) {
+    if (!serialized_links().empty()) for_each_link(serialized_links(), f);
+    return;
+  }
+  SharedLinks &shared = shared_links();
+  if (shared.count.load(std::memory_order_relaxed) == 0) return;
+  // f sends and progresses: not under the mutex, which other threads' waits take too.
+  thread_local std::vector<std::shared_ptr<WaitLink>> alive;
+  {
+    std::lock_guard lock(shared.mutex);
+    for_each_link(shared.links, [](WaitLink &link) { alive.push_back(link.shared_from_this()); });
+    shared.count.store(shared.links.size(), std::memory_order_relaxed);
+  }
+  for (const std::shared_ptr<WaitLink> &link : alive) f(*link);
+  alive.clear();
 }
 
-// The link of a context with a worker of its own, where one thread at a time uses it (every
-// context below SHMEM_THREAD_MULTIPLE, private ones under it), with batches for its small puts
-// to other nodes where those combine; null otherwise.
+// The link of a context with a worker of its own, with batches for its small puts to other
+// nodes where those combine: every context below SHMEM_THREAD_MULTIPLE; under it the private
+// ones and the shared ones, not a SERIALIZED one (its worker is not thread-safe, and the waits
+// of other threads could not drive it while the program's serialized thread uses it): null.
 std::shared_ptr<WaitLink> link_of(Runtime &rt, shoal_ctx &ctx, const char *routine) {
   const bool private_ctx = (ctx.options & SHMEM_CTX_PRIVATE) != 0;
-  if (rt.thread_level == SHMEM_THREAD_MULTIPLE && !private_ctx) return nullptr;
+  if (rt.thread_level == SHMEM_THREAD_MULTIPLE && !private_ctx && !ctx.multithreaded)
+    return nullptr;
   auto link = std::make_shared<WaitLink>();
   link->worker = ctx.own_worker.get();
   link->pending = &ctx.ucx_pending;
@@ -114,7 +139,16 @@ std::shared_ptr<WaitLink> link_of(Runtime &rt, shoal_ctx &ctx, const char *routi
       SMA_LOG_WARN("ctx", "{}: the context's small puts to other nodes will not be combined",
                    routine);
   }
-  (private_ctx ? t_private_links : serialized_links()).push_back(link);
+  if (private_ctx) {
+    t_private_links.push_back(link);
+  } else if (ctx.multithreaded) {
+    SharedLinks &shared = shared_links();
+    std::lock_guard lock(shared.mutex);
+    shared.links.push_back(link);
+    shared.count.store(shared.links.size(), std::memory_order_relaxed);
+  } else {
+    serialized_links().push_back(link);
+  }
   return link;
 }
 }  // namespace

@@ -37,6 +37,15 @@ struct SignalRecord {
 };
 constexpr std::uint32_t kWord32 = 0x100;
 
+// The header of an answer: the PE that answers (its messages are answered in order, and the
+// sender counts answers per PE), and for a batch with gets its number (0 otherwise), whose
+// bytes the answer carries.
+struct Answer {
+  std::uint32_t pe;
+  std::uint32_t unused;
+  std::uint64_t number;
+};
+
 template <typename Word>
 void apply(Word *word, Word value, WordUpdate update) noexcept {
   constexpr int order = __ATOMIC_SEQ_CST;
@@ -125,10 +134,12 @@ ucs_status_t on_put_batch(void *arg, const void *header, std::size_t header_byte
     SMA_LOG_ERROR("rma", "pe {}: dropped the rest of a malformed put batch ({} of {} bytes)",
                   rt.my_pe, end - at, bytes);
   // The puts are in place: tell the sender (its quiet waits for this), with the gets' bytes.
-  const bool gets = whole && header_bytes == sizeof(std::uint64_t);
+  Answer answer{static_cast<std::uint32_t>(rt.my_pe), 0, 0};
+  if (whole && header_bytes == sizeof answer.number)
+    std::memcpy(&answer.number, header, sizeof answer.number);
   if ((param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) != 0 &&
-      ucx::UcxWorker::reply(param, ucx::UcxWorker::kPutBatchAckMessageId, gets ? header : nullptr,
-                            gets ? header_bytes : 0, got.data(), got.size()) != Status::ok)
+      ucx::UcxWorker::reply(param, ucx::UcxWorker::kPutBatchAckMessageId, &answer, sizeof answer,
+                            got.data(), got.size()) != Status::ok)
     SMA_LOG_ERROR("rma", "pe {}: cannot answer a put batch; its sender will wait for it", rt.my_pe);
   return UCS_OK;
 }
@@ -139,10 +150,16 @@ ucs_status_t PutBatches::on_answer(void *arg, const void *header, std::size_t he
                                    void *data, std::size_t bytes,
                                    const ucp_am_recv_param_t *) noexcept {
   auto &self = *static_cast<PutBatches *>(arg);
-  std::uint64_t number = 0;
-  if (header_bytes == sizeof number) {  // a batch with gets: their bytes, in record order
-    std::memcpy(&number, header, sizeof number);
-    const auto found = self.awaited_gets_.find(number);
+  Answer answer{};
+  if (header_bytes == sizeof answer) std::memcpy(&answer, header, sizeof answer);
+  if (header_bytes != sizeof answer || answer.pe >= self.answered_.size()) {
+    SMA_LOG_ERROR("rma", "dropped a malformed answer to combined puts ({} header bytes)",
+                  header_bytes);
+    return UCS_OK;
+  }
+  if (answer.number != 0) {  // a batch with gets: their bytes, in record order
+    std::lock_guard lock(self.gets_mutex_);
+    const auto found = self.awaited_gets_.find(answer.number);
     std::size_t expected = 0;
     if (found != self.awaited_gets_.end())
       for (const GetDestination &d : found->second) expected += d.bytes;
@@ -158,15 +175,24 @@ ucs_status_t PutBatches::on_answer(void *arg, const void *header, std::size_t he
     }
     if (found != self.awaited_gets_.end()) self.awaited_gets_.erase(found);
   }
-  self.answered_.fetch_add(1, std::memory_order_release);
+  self.answered_[answer.pe].fetch_add(1, std::memory_order_release);
   return UCS_OK;
 }
 
 void PutBatches::init(const Runtime &runtime, ucx::UcxWorker *worker) {
   worker_ = worker;
+  locked_ = worker != nullptr && worker->thread_safe();
   batches_.clear();
   filled_.clear();
+  filled_count_.store(0, std::memory_order_relaxed);
   unanswered_.clear();
+  awaited_.clear();
+  answered_ = std::vector<std::atomic<std::uint64_t>>(worker == nullptr ? 0 : runtime.n_pes);
+  {
+    std::lock_guard lock(gets_mutex_);
+    awaited_gets_.clear();
+  }
+  get_batches_sent_ = 0;
   if (worker == nullptr) return;
   batches_.resize(static_cast<std::size_t>(runtime.n_pes));
   std::size_t remote_pes = 0;
@@ -179,24 +205,19 @@ void PutBatches::init(const Runtime &runtime, ucx::UcxWorker *worker) {
 }
 
 Status PutBatches::accept_answers(ucx::UcxWorker &sender) noexcept {
-  sent_ = 0;
-  answered_.store(0, std::memory_order_relaxed);
-  awaited_gets_.clear();
   return sender.set_am_handler(ucx::UcxWorker::kPutBatchAckMessageId, on_answer, this);
-}
-
-void PutBatches::wait_answered() noexcept {
-  wait_for_replies(*worker_, [&] { return answered_.load(std::memory_order_acquire) == sent_; });
 }
 
 void PutBatches::add_get(int pe, const Target &target, void *dest, std::size_t bytes,
                          const char *routine) noexcept {
+  Guard guard(*this);
   Batch &batch = batches_[pe];
   if (batch.bytes.size() + sizeof(Record) > batch_bytes_ || batch.get_bytes + bytes > batch_bytes_)
     send_now(pe, routine);
   if (batch.bytes.empty()) {
     if (batch.bytes.capacity() == 0) batch.bytes.reserve(batch_bytes_);
     filled_.push_back(pe);
+    filled_count_.store(filled_.size(), std::memory_order_relaxed);
   }
   const Record r{target.remote - g_runtime->peers[pe].base[target.segment],
                  static_cast<std::uint32_t>(bytes),
@@ -210,6 +231,7 @@ void PutBatches::add_get(int pe, const Target &target, void *dest, std::size_t b
 
 void PutBatches::add(int pe, const Target &target, const void *source, std::size_t bytes,
                      const char *routine) noexcept {
+  Guard guard(*this);
   Batch &batch = batches_[pe];
   const Record r{target.remote - g_runtime->peers[pe].base[target.segment],
                  static_cast<std::uint32_t>(bytes), static_cast<std::uint32_t>(target.segment)};
@@ -224,12 +246,13 @@ void PutBatches::add(int pe, const Target &target, const void *source, std::size
           fmt::format("{}: sending a put of {} bytes to PE {} failed in UCX (see the message "
                       "above)",
                       routine, bytes, pe));
-    ++sent_;
+    sent_answered(pe);
     return;
   }
   if (batch.bytes.empty()) {
     if (batch.bytes.capacity() == 0) batch.bytes.reserve(batch_bytes_);
     filled_.push_back(pe);
+    filled_count_.store(filled_.size(), std::memory_order_relaxed);
   }
   const std::size_t at = batch.bytes.size();
   batch.bytes.resize(at + record_bytes);
@@ -240,7 +263,8 @@ void PutBatches::add(int pe, const Target &target, const void *source, std::size
 void PutBatches::put_signal(int pe, const Target &data, const void *source, std::size_t bytes,
                             const Target &signal, std::uint64_t value, bool add,
                             const char *routine) noexcept {
-  send(pe, routine);
+  Guard guard(*this);
+  send_one(pe, routine);
   Target piece = data;
   const auto *from = static_cast<const std::byte *>(source);
   const auto &base = g_runtime->peers[pe].base;
@@ -276,23 +300,33 @@ void PutBatches::put_signal(int pe, const Target &data, const void *source, std:
 
 void PutBatches::amo(int pe, const Target &word, std::uint64_t value, WordUpdate update,
                      std::size_t width, const char *routine) noexcept {
-  send(pe, routine);
+  Guard guard(*this);
+  send_one(pe, routine);
   const auto &base = g_runtime->peers[pe].base;
   SignalRecord r{};
   r.offset = word.remote - base[word.segment];
   r.value = value;
   r.segment = static_cast<std::uint32_t>(word.segment);
   r.update = static_cast<std::uint32_t>(update) | (width == 4 ? kWord32 : 0);
-  const bool ask = sent_ == answered_.load(std::memory_order_acquire);
+  // Asks for an answer when pe owes this PE none: then an AMO + quiet is one round trip.
+  const bool ask = answered_[pe].load(std::memory_order_acquire) == batches_[pe].sent;
   if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, nullptr, 0,
                        /*replyable=*/ask) != Status::ok)
     fatal(fmt::format("{}: sending an atomic update to PE {} failed in UCX (see the message above)",
                       routine, pe));
-  if (ask) {
-    ++sent_;
-    return;
+  if (ask)
+    sent_answered(pe);
+  else
+    sent_unanswered(pe);
+}
+
+void PutBatches::sent_answered(int pe) noexcept {
+  Batch &batch = batches_[pe];
+  ++batch.sent;
+  if (!batch.awaited) {
+    batch.awaited = true;
+    awaited_.push_back(pe);
   }
-  sent_unanswered(pe);
 }
 
 void PutBatches::sent_unanswered(int pe) noexcept {
@@ -304,26 +338,56 @@ void PutBatches::sent_unanswered(int pe) noexcept {
 }
 
 void PutBatches::send_all(const char *routine) noexcept {
+  Guard guard(*this);
+  send_all_held(routine);
+}
+
+void PutBatches::send_all_held(const char *routine) noexcept {
   // send_now() removes the PE from filled_.
   while (!filled_.empty()) send_now(filled_.back(), routine);
 }
 
 void PutBatches::complete_all(const char *routine) noexcept {
-  send_all(routine);
-  // An empty message asking for an answer: the target answers it after handling everything
-  // this PE sent it before (one connection, handled in order).
-  for (int pe : unanswered_) {
-    batches_[pe].unanswered = false;
-    if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, nullptr, 0, nullptr, 0,
-                         /*replyable=*/true) != Status::ok)
-      fatal(
-          fmt::format("{}: asking PE {} to confirm puts with signal failed in UCX (see the "
-                      "message above)",
-                      routine, pe));
-    ++sent_;
+  // What each PE owes when the batches have left: (PE, answers), waited for without the mutex.
+  thread_local std::vector<std::pair<int, std::uint64_t>> owed;
+  owed.clear();
+  {
+    Guard guard(*this);
+    send_all_held(routine);
+    // An empty message asking for an answer: the target answers it after handling everything
+    // this PE sent it before (one connection, handled in order).
+    for (int pe : unanswered_) {
+      batches_[pe].unanswered = false;
+      if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, nullptr, 0, nullptr, 0,
+                           /*replyable=*/true) != Status::ok)
+        fatal(
+            fmt::format("{}: asking PE {} to confirm puts with signal failed in UCX (see the "
+                        "message above)",
+                        routine, pe));
+      sent_answered(pe);
+    }
+    unanswered_.clear();
+    std::size_t kept = 0;
+    for (int pe : awaited_) {
+      Batch &batch = batches_[pe];
+      if (answered_[pe].load(std::memory_order_acquire) == batch.sent) {
+        batch.awaited = false;  // answered everything: forget it
+        continue;
+      }
+      owed.emplace_back(pe, batch.sent);
+      awaited_[kept++] = pe;
+    }
+    awaited_.resize(kept);
   }
-  unanswered_.clear();
-  wait_answered();
+  wait_for_replies(*worker_, [&] {
+    for (const auto &[pe, answers] : owed)
+      if (answered_[pe].load(std::memory_order_acquire) < answers) return false;
+    return true;
+  });
+}
+
+void PutBatches::send_one(int pe, const char *routine) noexcept {
+  if (!batches_.empty() && !batches_[pe].bytes.empty()) send_now(pe, routine);
 }
 
 void PutBatches::send_now(int pe, const char *routine) noexcept {
@@ -332,6 +396,7 @@ void PutBatches::send_now(int pe, const char *routine) noexcept {
     if (filled_[i] == pe) {
       filled_[i] = filled_.back();
       filled_.pop_back();
+      filled_count_.store(filled_.size(), std::memory_order_relaxed);
       break;
     }
   if (batch.bytes.empty()) return;
@@ -339,6 +404,7 @@ void PutBatches::send_now(int pe, const char *routine) noexcept {
   std::uint64_t number = 0;
   if (!batch.gets.empty()) {
     number = ++get_batches_sent_;
+    std::lock_guard lock(gets_mutex_);
     awaited_gets_.emplace(number, std::move(batch.gets));
     batch.gets.clear();
     batch.get_bytes = 0;
@@ -349,7 +415,7 @@ void PutBatches::send_now(int pe, const char *routine) noexcept {
                        /*replyable=*/true) != Status::ok)
     fatal(fmt::format("{}: sending combined puts to PE {} failed in UCX (see the message above)",
                       routine, pe));
-  ++sent_;
+  sent_answered(pe);
   batch.bytes.clear();
 }
 

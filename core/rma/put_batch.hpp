@@ -12,14 +12,14 @@
 //     PE that puts and then waits for an answer never waits for its own unsent put,
 //   * or the batch is full (batch_bytes(): 64 KiB, less in jobs of more than 256 PEs).
 // The target's handler answers each batch, once its puts are in place, with an empty message
-// to the sending worker, and the next quiet waits until every batch sent is answered: put +
-// quiet takes one message each way. (Earlier a fetching AMO followed each batch as its proof;
-// over TCP that was a second system call at each end, each a few microseconds through the
-// kernel: 16 B put + quiet across two namespace hosts took 19-21 us against 10.4 for the
-// answered batch.) A blocking put of up to kAnsweredPutMax bytes joins its PE's batch too, and
-// the batch leaves at once; one too large for a batch leaves on its own right after it, as one
-// answered message from the caller's buffer. (A UCX put + flush over TCP takes two round
-// trips: 4 KiB + quiet 12 us as a batch, 4104 B 22.5 us through UCX.)
+// to the sending worker (naming the answering PE), and the next quiet waits until every batch
+// sent to each PE is answered: put + quiet takes one message each way. (Earlier a fetching AMO
+// followed each batch as its proof; over TCP that was a second system call at each end, each a few
+// microseconds through the kernel: 16 B put + quiet across two namespace hosts took 19-21 us
+// against 10.4 for the answered batch.) A blocking put of up to kAnsweredPutMax bytes joins its
+// PE's batch too, and the batch leaves at once; one too large for a batch leaves on its own right
+// after it, as one answered message from the caller's buffer. (A UCX put + flush over TCP takes two
+// round trips: 4 KiB + quiet 12 us as a batch, 4104 B 22.5 us through UCX.)
 //
 // A nonblocking get of up to a quarter of a batch joins the batch too, as a record without
 // data: the target copies its bytes into the batch's answer, and they land in place when the
@@ -31,17 +31,20 @@
 //
 // Combining is for transports where every put needs the target's CPU anyway (UCX executes
 // AMOs in software: Runtime::amo_routing); elsewhere, and for PEs of this node, nothing is
-// combined. SMA_COALESCE_PUTS=0 turns it off. A context combines while one thread at a time
-// uses it, since a batch is not locked: every context below SHMEM_THREAD_MULTIPLE (the default
-// one included), and private contexts (SHMEM_CTX_PRIVATE) under it. Each context has batches of
-// its own, sent on its own worker, except where contexts share the default worker (no progress
-// thread): there they share the default context's batches too. Across namespace hosts 8-byte
-// shmem_ctx_putmem_nbi on a private context went from 0.13 to 5.1 Mops/s (OSHMEM: 0.15).
+// combined. SMA_COALESCE_PUTS=0 turns it off. Every context below SHMEM_THREAD_MULTIPLE
+// combines; under it, the default context, whose batches then take a mutex (its worker is
+// thread-safe, and any thread's wait may send them), and private contexts (SHMEM_CTX_PRIVATE),
+// which one thread uses. Other contexts under it do not: their waits could not drive them. Each
+// context has batches of its own, sent on its own worker, except where contexts share the
+// default worker (no progress thread): there they share the default context's batches too. Across
+// namespace hosts 8-byte shmem_ctx_putmem_nbi on a private context went from 0.13 to 5.1 Mops/s
+// (OSHMEM: 0.15).
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -95,7 +98,8 @@ static_assert(batch_bytes(1024) == 16 * 1024 && batch_bytes(100000) == kBatchByt
 class PutBatches {
  public:
   // Binds the batches to the worker they are sent on, and decides which PEs get them: every PE
-  // of another node. A null worker: nothing is combined (what was not sent is dropped).
+  // of another node. A null worker: nothing is combined (what was not sent is dropped). On a
+  // thread-safe worker every call takes a mutex: several threads may use the batches at once.
   void init(const Runtime &runtime, ucx::UcxWorker *worker);
   bool enabled() const noexcept { return !batches_.empty(); }
   // Whether a put of `bytes` to pe is combined.
@@ -143,11 +147,13 @@ class PutBatches {
            const char *routine) noexcept;
   // Sends pe's batch, if it has one.
   void send(int pe, const char *routine) noexcept {
-    if (!batches_.empty() && !batches_[pe].bytes.empty()) send_now(pe, routine);
+    if (!any()) return;
+    Guard guard(*this);
+    send_one(pe, routine);
   }
   // Sends every batch that has puts.
   void send_all(const char *routine) noexcept;
-  bool any() const noexcept { return !filled_.empty(); }
+  bool any() const noexcept { return filled_count_.load(std::memory_order_relaxed) != 0; }
   // For quiet: sends every batch, asks every PE sent messages without an answer for one, and
   // waits until every message sent for an answer was answered. The puts of those messages, and
   // of every message sent before them to the same PE, are then done at the target.
@@ -157,6 +163,16 @@ class PutBatches {
   Status accept_answers(ucx::UcxWorker &sender) noexcept;
 
  private:
+  // Holds mutex_ for one call where several threads may use the batches (init).
+  class Guard {
+   public:
+    explicit Guard(PutBatches &b) : lock_(b.mutex_, std::defer_lock) {
+      if (b.locked_) lock_.lock();
+    }
+
+   private:
+    std::unique_lock<std::mutex> lock_;
+  };
   // Where the bytes of a combined get go, in the order of its batch's records.
   struct GetDestination {
     std::byte *local;
@@ -165,6 +181,8 @@ class PutBatches {
   struct Batch {
     bool eligible = false;
     bool unanswered = false;       // in unanswered_
+    bool awaited = false;          // in awaited_
+    std::uint64_t sent = 0;        // messages sent that ask for an answer
     std::vector<std::byte> bytes;  // records (see put_batch.cpp), capacity batch_bytes_
     std::vector<GetDestination> gets;
     std::size_t get_bytes = 0;  // what the answer will carry
@@ -175,19 +193,29 @@ class PutBatches {
   bool eligible(int pe) const noexcept {
     return pe >= 0 && static_cast<std::size_t>(pe) < batches_.size() && batches_[pe].eligible;
   }
+  // The calls below expect mutex_ held where the batches are locked.
+  void send_one(int pe, const char *routine) noexcept;
   void send_now(int pe, const char *routine) noexcept;
-  // Records that a message asking for no answer went to pe: the next quiet asks pe for one.
+  void send_all_held(const char *routine) noexcept;
+  // Records a message to pe that asks for an answer (sent), or that does not (unanswered): the
+  // next quiet asks pe for one.
+  void sent_answered(int pe) noexcept;
   void sent_unanswered(int pe) noexcept;
-  void wait_answered() noexcept;
   ucx::UcxWorker *worker_ = nullptr;  // what the batches are sent on (init)
-  std::vector<Batch> batches_;        // by world PE; empty: nothing is combined
+  bool locked_ = false;               // several threads may use the batches (init)
+  std::mutex mutex_;
+  std::vector<Batch> batches_;  // by world PE; empty: nothing is combined
   std::size_t batch_bytes_ = kBatchBytesMax;
-  std::vector<int> filled_;      // the PEs whose batch has puts
+  std::vector<int> filled_;  // the PEs whose batch has puts
+  std::atomic<std::size_t> filled_count_{0};
   std::vector<int> unanswered_;  // the PEs sent messages that asked for no answer, since then
-  std::uint64_t sent_ = 0;       // batches sent, and answers received
-  std::atomic<std::uint64_t> answered_{0};
-  // The destinations of the gets of batches sent and not yet answered, by batch number. The
-  // answers arrive on the sending worker, which only this PE's own thread progresses.
+  std::vector<int> awaited_;     // the PEs that may owe answers (Batch::sent above answered_)
+  // Answers received, by world PE: each PE answers its messages in the order they were sent.
+  std::vector<std::atomic<std::uint64_t>> answered_;
+  // The destinations of the gets of batches sent and not yet answered, by batch number, under
+  // gets_mutex_: the handler of the answers runs on whichever thread progresses the worker,
+  // and never takes mutex_ (a thread holding it may be progressing the worker to send).
+  std::mutex gets_mutex_;
   std::unordered_map<std::uint64_t, std::vector<GetDestination>> awaited_gets_;
   std::uint64_t get_batches_sent_ = 0;
 };

@@ -138,6 +138,42 @@ void gather(Collective c, shoal_team &team, void *dest, const void *source, std:
   run(c, team, args, routine);
 }
 
+// A collect's first step where its team has records (slot_state.hpp): one fcollect of a record
+// per PE, its count and, when it fits, its block. Fills counts; true when every block came in
+// the records (place_records then finishes the call: one exchange where the counts and the
+// data took one each). A collect of larger blocks goes on as before, with the counts known.
+// Across two namespace hosts a 2-PE collect of 8 B took 17 us in two exchanges.
+bool gather_records(shoal_team &team, Slot &slot, const void *source, std::size_t nelems,
+                    std::size_t elem_size, std::vector<std::size_t> &counts,
+                    const char *routine) noexcept {
+  std::byte record[kRecordBytes] = {};  // the unused part travels too: records are fixed blocks
+  const std::uint64_t mine = nelems;
+  std::memcpy(record, &mine, sizeof mine);
+  const std::size_t bytes = nelems * elem_size;
+  if (bytes != 0 && bytes <= kRecordData) std::memcpy(record + sizeof mine, source, bytes);
+  gather(Collective::fcollect, team, slot.records, record, kRecordBytes,
+         std::vector<std::size_t>(counts.size(), 1), kRecordBytes, routine);
+  bool all_in_records = true;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    std::uint64_t count = 0;
+    std::memcpy(&count, slot.records + i * kRecordBytes, sizeof count);
+    counts[i] = count;
+    all_in_records = all_in_records && count <= kRecordData / elem_size;
+  }
+  return all_in_records;
+}
+
+// Copies every PE's block from its record into dest, in team PE order.
+void place_records(const Slot &slot, void *dest, std::size_t elem_size,
+                   const std::vector<std::size_t> &counts) noexcept {
+  auto *at = static_cast<std::byte *>(dest);
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    const std::size_t bytes = counts[i] * elem_size;
+    if (bytes != 0) std::memcpy(at, slot.records + i * kRecordBytes + sizeof(std::uint64_t), bytes);
+    at += bytes;
+  }
+}
+
 }  // namespace
 
 Failure init_collectives(Runtime &rt) {
@@ -209,15 +245,27 @@ int collect(shoal_team *handle, void *dest, const void *source, std::size_t nele
   // Before the counts are exchanged, what this PE knows: its count, and that dest holds at least
   // its own elements (the full extent is known after the exchange).
   if (nelems != 0) check_buffers(dest, nelems, source, nelems, elem_size, routine);
-  // Every PE learns every PE's count: an fcollect of one word into the slot's count array.
   const auto n = static_cast<std::size_t>(team->n_pes);
-  const std::uint64_t mine = nelems;
-  const std::uint64_t *exchanged = channel_slot(*team).counts;
-  gather(Collective::fcollect, *team, const_cast<std::uint64_t *>(exchanged), &mine, sizeof mine,
-         std::vector<std::size_t>(n, 1), sizeof mine, routine);
-  std::vector<std::size_t> counts(exchanged, exchanged + n);
+  Slot &slot = channel_slot(*team);
+  std::vector<std::size_t> counts(n);
+  bool gathered = false;
+  if (slot.records != nullptr && team->n_pes <= slot.record_peers &&
+      uses_builtin_rules(Collective::collect)) {
+    gathered = gather_records(*team, slot, source, nelems, elem_size, counts, routine);
+  } else {
+    // Every PE learns every PE's count: an fcollect of one word into the slot's count array.
+    const std::uint64_t mine = nelems;
+    gather(Collective::fcollect, *team, slot.counts, &mine, sizeof mine,
+           std::vector<std::size_t>(n, 1), sizeof mine, routine);
+    counts.assign(slot.counts, slot.counts + n);
+  }
   const std::size_t total = std::accumulate(counts.begin(), counts.end(), std::size_t{0});
   if (total != 0) check_buffers(dest, total, source, nelems, elem_size, routine);
+  if (gathered) {
+    observe::note_algorithm(collective_name(Collective::collect), "records");  // SMA_PROFILE
+    place_records(slot, dest, elem_size, counts);
+    return 0;
+  }
   gather(Collective::collect, *team, dest, source, elem_size, counts, total * elem_size, routine);
   return 0;
 }

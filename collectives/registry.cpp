@@ -179,6 +179,11 @@ const Algorithm &select(Collective c, const Channel &channel, const Args &args) 
   return *first_fit(sel.fallback, channel, args);
 }
 
+bool uses_builtin_rules(Collective c) noexcept {
+  const std::string &text = state().selection[static_cast<std::size_t>(c)].text;
+  return text.empty() || text == "auto";
+}
+
 std::string describe_selection() {
   std::string out =
       "Shoal collective algorithms (SMA_<COLLECTIVE>_ALGORITHM: rules in force; auto = "

@@ -37,6 +37,10 @@ Failure init_selection(const Config &config);
 // rules'. Never an algorithm whose applies() refuses the call.
 const Algorithm &select(Collective c, const Channel &channel, const Args &args) noexcept;
 
+// Whether collective c runs the built-in rules (its SMA_*_ALGORITHM is unset or "auto"): then
+// the dispatcher may serve a call without them (collect's records, dispatch.cpp).
+bool uses_builtin_rules(Collective c) noexcept;
+
 // Lines for SMA_INFO: per collective, its variable, the rules in force and every algorithm.
 std::string describe_selection();
 

@@ -29,6 +29,10 @@ constexpr int kExchangeMsgLines = 8;
 constexpr int kExchangeLines = 2 * kExchangeMsgLines;
 constexpr int kBcastLines = 8;
 constexpr int kLinesPerPeer = kExchangeLines + kBcastLines + 1;
+// collect's records (collectives/dispatch.cpp): per team PE below kBoxPeers, its element count
+// and, when it fits, its block, so that one fcollect of records gathers a small collect.
+constexpr std::size_t kRecordBytes = 128;
+constexpr std::size_t kRecordData = kRecordBytes - sizeof(std::uint64_t);
 // The collective-mismatch check's part of a slot: two words on lines of their own, then the
 // record.
 constexpr std::size_t kCheckSequence = 0, kCheckAck = 8;  // indices of Slot::check
@@ -49,6 +53,8 @@ struct Slot {
   int box_peers = 0;                 // senders with mailboxes (slot indices below this)
   std::byte *lines = nullptr;        // [sender][kLinesPerPeer] lines of kLineBytes
   int line_peers = 0;                // senders with lines (slot indices below this)
+  std::byte *records = nullptr;      // [team PE i] collect's records of kRecordBytes
+  int record_peers = 0;              // team PEs with records (those below this)
   std::byte *scratch = nullptr;      // symmetric scratch of the team
   std::size_t scratch_bytes = 0;
   // SHMEM_DEBUG's check that every PE entered the same collective (call_check.cpp): words

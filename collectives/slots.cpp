@@ -24,6 +24,11 @@ std::size_t line_area(int world_pes) {
   return static_cast<std::size_t>(std::min(world_pes, kBoxPeers)) * kLinesPerPeer * kLineBytes;
 }
 
+// collect's records, for the first kBoxPeers team PEs.
+std::size_t record_area(int world_pes) {
+  return static_cast<std::size_t>(std::min(world_pes, kBoxPeers)) * kRecordBytes;
+}
+
 // The plug-in algorithms' scratch per slot: as large as the built-in one, none without plug-ins.
 std::size_t plugin_scratch(const Config &config) {
   if (config.coll_plugins.find_first_not_of(" \t:") == std::string::npos) return 0;
@@ -39,8 +44,8 @@ std::size_t area_bytes(const Config &config, int world_pes) noexcept {
   const std::size_t flags = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
   const std::size_t scratch = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
   return (config.teams_max + kReservedSlots) *
-         (3 * flags + kMaskBytes + box_area(world_pes) + line_area(world_pes) + scratch +
-          kCheckBytes + plugin_scratch(config));
+         (3 * flags + kMaskBytes + box_area(world_pes) + line_area(world_pes) +
+          record_area(world_pes) + scratch + kCheckBytes + plugin_scratch(config));
 }
 
 void attach(std::byte *base, const Config &config, int world_pes) noexcept {
@@ -52,7 +57,7 @@ void attach(std::byte *base, const Config &config, int world_pes) noexcept {
   a.scratch_bytes = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
   a.plugin_scratch_bytes = plugin_scratch(config);
   a.slot_bytes = 3 * a.flags_bytes + kMaskBytes + box_area(world_pes) + line_area(world_pes) +
-                 a.scratch_bytes + kCheckBytes + a.plugin_scratch_bytes;
+                 record_area(world_pes) + a.scratch_bytes + kCheckBytes + a.plugin_scratch_bytes;
   a.used.fill(0);
 }
 
@@ -100,7 +105,9 @@ void bind(Slot &slot, int index, int team_pes, bool clear) noexcept {
   slot.box_peers = std::min(a.world_pes, kBoxPeers);
   slot.lines = slot.boxes + box_area(a.world_pes);  // 64-byte aligned
   slot.line_peers = std::min(a.world_pes, kBoxPeers);
-  slot.scratch = slot.lines + line_area(a.world_pes);
+  slot.records = slot.lines + line_area(a.world_pes);  // 64-byte aligned
+  slot.record_peers = std::min(a.world_pes, kBoxPeers);
+  slot.scratch = slot.records + record_area(a.world_pes);
   slot.scratch_bytes = a.scratch_bytes;
   slot.check = reinterpret_cast<std::uint64_t *>(slot.scratch + slot.scratch_bytes);
   slot.check_record = slot.scratch + slot.scratch_bytes + 2 * kLineBytes;

@@ -178,11 +178,17 @@ void quiet_ucx(shoal_ctx *ctx, const char *routine) noexcept;
 // Completes every put and get this context issued (shmem_quiet). Stores to mapped memory become
 // visible in program order; the fence keeps the compiler and the CPU from moving them past this
 // point. Only a context that handed something to UCX since its last quiet needs a flush.
+// Without a progress thread (SMA_PROGRESS_THREAD=0) a PE serves other PEs' operations only
+// inside the library, so a quiet with nothing to complete still passes over its worker once: a
+// PE that polls memory and quiets in between does not leave a peer's quiet waiting for it.
 inline void quiet(shoal_ctx *ctx, const char *routine) noexcept {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (g_runtime != nullptr && ctx != nullptr && ctx->worker != nullptr &&
-      !ctx->ucx_pending.load(std::memory_order_relaxed) && !ctx->worker->thread_safe()) [[likely]]
+      !ctx->ucx_pending.load(std::memory_order_relaxed) && !ctx->worker->thread_safe()) [[likely]] {
+    if (!g_runtime->config.progress_thread) [[unlikely]]
+      ctx->worker->progress();
     return;
+  }
   quiet_ucx(ctx, routine);
 }
 // Orders this context's puts to each PE (shmem_fence).

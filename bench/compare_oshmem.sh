@@ -4,7 +4,10 @@
 # rep and each benchmark: Shoal, then OSHMEM), and print the median of each
 # (test, size) for both side by side with their ratio, one table per benchmark
 # (and PE count).  limits_bench (the machine's memcpy bandwidth and cache-line
-# round trip, no SHMEM) runs once per rep in the same loop, as lib "limit".
+# round trip, no SHMEM) runs once per rep in the same loop, as lib "limit"; with
+# --hosts so does tcp_floor between hosts 1 and 2 (one small TCP message each
+# way with no library at all, tests tcp_*), so the floor is measured in the
+# same reps as the libraries.
 #
 # With --globals, putget_bench and amo_bench also run with --target global
 # (their objects in a static array instead of the heap), for both libraries;
@@ -42,8 +45,10 @@ declare -A bench_tests=(
     [putget]="put_lat put_lat_noquiet get_lat put_signal_lat flag_lat flag_idle_lat iput_lat iget_lat put_bw get_bw put_rate get_rate"
     [amo]="fadd_lat cswap_lat swap_lat fetch_lat add_lat add_rate put8_rate add_rate_many"
     [coll]="barrier_all team_sync broadcast sum_reduce sum_reduce_double collect fcollect alltoall"
-    [limits]="memcpy_bw cacheline_rtt cacheline_oneway"
+    [limits]="memcpy_bw cacheline_rtt cacheline_oneway tcp_pingpong_spin tcp_pingpong_epoll tcp_exchange_spin tcp_exchange_epoll"
 )
+# The limits tests that tcp_floor measures across hosts (--hosts); limits_bench measures the others.
+floor_tests="tcp_pingpong_spin tcp_pingpong_epoll tcp_exchange_spin tcp_exchange_epoll"
 # coll_bench's tests and the variable that picks Shoal's algorithm for each.
 declare -A coll_var=([barrier_all]=BARRIER [team_sync]=BARRIER [broadcast]=BCAST
                      [sum_reduce]=REDUCE [sum_reduce_double]=REDUCE
@@ -207,8 +212,27 @@ for t in $(echo "$tests" | tr ',' ' '); do
     done
     [ "$found" = 1 ] || die "unknown test '$t' for --bench $bench (see --help)"
 done
+# The limits tests split between limits_bench (limits_sel) and tcp_floor (floor_sel), each
+# comma-separated or 'all', empty when none is selected; tcp_floor runs only with --hosts.
+limits_sel= floor_sel=
+if [ "${sel_tests[limits]:-}" = all ]; then
+    limits_sel=all floor_sel=all
+elif [ -n "${sel_tests[limits]:-}" ]; then
+    for t in $(echo "${sel_tests[limits]}" | tr ',' ' '); do
+        if [[ " $floor_tests " == *" $t "* ]]; then
+            floor_sel=${floor_sel:+$floor_sel,}$t
+        else
+            limits_sel=${limits_sel:+$limits_sel,}$t
+        fi
+    done
+fi
+if [ "$hosts" = 0 ] && [ -n "$floor_sel" ]; then
+    [ "$floor_sel" = all ] || note "$floor_sel: measured across hosts only (--hosts): skipped"
+    floor_sel=
+fi
+[ -n "$limits_sel$floor_sel" ] || sel_tests[limits]=
 run_benches=()
-for b in "${benches[@]}"; do [ -z "${sel_tests[$b]}" ] || run_benches+=("$b"); done
+for b in "${benches[@]}"; do [ -z "${sel_tests[$b]:-}" ] || run_benches+=("$b"); done
 [ "${#run_benches[@]}" -gt 0 ] || die "no tests selected"
 [ -z "$ours_bin" ] || [ "${#run_benches[@]}" = 1 ] ||
     die "--ours-bin names one binary, but more than one benchmark would run"
@@ -322,17 +346,24 @@ setup_bench() {
     [ -f "$src" ] || die "benchmark source $src not found"
     # shellcheck disable=SC2206  # the *_args strings are meant to be word-split
     if [ "$b" = limits ]; then
-        args_ref=(-t "${sel_tests[$b]}" ${own_args[$b]})
+        args_ref=(-t "$limits_sel" ${own_args[$b]})
     else
         args_ref=(-t "${sel_tests[$b]}" ${own_args[$b]} "${bench_args[@]}")
     fi
     bin=$ours_bin
     if [ "$b" = limits ]; then
         bin=$build_dir/bin/$prog
-        [ -x "$bin" ] || die "no $bin: build it with cmake --build $build_dir --target $prog"
+        [ -z "$limits_sel" ] || [ -x "$bin" ] ||
+            die "no $bin: build it with cmake --build $build_dir --target $prog"
         bin_ref=$bin
         oshcc_status[$b]="needs no SHMEM"
-        note "$prog (machine limits): $bin ${args_ref[*]}"
+        [ -z "$limits_sel" ] || note "$prog (machine limits): $bin ${args_ref[*]}"
+        if [ -n "$floor_sel" ]; then
+            floor_bin=$build_dir/bin/tcp_floor
+            [ -x "$floor_bin" ] ||
+                die "no $floor_bin: build it with cmake --build $build_dir --target tcp_floor"
+            note "tcp_floor (the kernel's floor between hosts 1 and 2): $floor_bin -t $floor_sel"
+        fi
         return
     fi
     obin=$tmp/$prog.oshmem
@@ -448,10 +479,36 @@ run_one() { # bench lib rep np [test algorithm]
         "$lib${va:+ $vt@$va}$([ "$run_target" = heap ] || echo "@$run_target")" "$np" "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$status")"
 }
 
+# One run of tcp_floor between hosts 1 and 2 of the bed (--hosts), rows of lib "limit" on 2 PEs:
+# host 2 listens, host 1 connects and prints the results.
+run_floor() { # rep
+    local rep=$1 k="limits limit" o=$tmp/floor.$1.out e=$tmp/floor.$1.err rc=0 n status
+    local -a on=("$netns/netns_testbed.sh" exec "$SHOAL_NETNS_PREFIX")
+    "${on[@]}" 2 timeout -k 5 "$run_timeout" "$floor_bin" --listen -t "$floor_sel" \
+        >/dev/null 2>"$e.listen" </dev/null &
+    local listener=$!
+    timeout -k 10 "$run_timeout" "${on[@]}" 1 "$floor_bin" -t "$floor_sel" \
+        --connect "$("$netns/netns_testbed.sh" address 2)" >"$o" 2>"$e" </dev/null || rc=$?
+    wait "$listener" || [ "$rc" != 0 ] || rc=1
+    n=$(grep -cE '^tcp_[a-z_]+,[0-9]+,[0-9.]+,us,' "$o")
+    grep -E '^tcp_[a-z_]+,[0-9]+,[0-9.]+,us,' "$o" | sed "s/^/limit,$rep,2,/" >>"$out"
+    nruns[$k]=$((nruns[$k] + 1))
+    ndata[$k]=$((ndata[$k] + n))
+    if grep -q '^tcp_floor: done: ' "$e" && [ "$rc" = 0 ]; then
+        ncomplete[$k]=$((ncomplete[$k] + 1))
+        status=complete
+    else
+        status="INCOMPLETE (exit status $rc)"
+        lastbad[$k]=$e
+    fi
+    note "$(printf 'rep %d/%d %-6s %-6s 2 hosts %3d points  %s' "$rep" "$reps" floor limit "$n" "$status")"
+}
+
 for ((rep = 1; rep <= reps; rep++)); do
     for b in "${run_benches[@]}"; do
         if [ "$b" = limits ]; then
-            run_one "$b" limit "$rep" 1
+            [ -z "$limits_sel" ] || run_one "$b" limit "$rep" 1
+            [ -z "$floor_sel" ] || run_floor "$rep"
             continue
         fi
         read -ra nps <<<"$(bench_npes "$b")"

@@ -1,11 +1,11 @@
 # floor_internode.awk: the 2-PE collectives of issue 15 whose goal is 0.8 x OSHMEM's time,
-# beside the kernel's floor for the same messages with no library at all (tcp_floor.sh).
-# Reads two medians CSVs (medians.awk: lib,npes,test,size,unit,median,min,max,n,limit): first
-# the run of compare_oshmem.sh --hosts 2, then the one of tcp_floor.sh. Prints a markdown table.
-# Usage: awk -F, -f bench/floor_internode.awk <run>.medians.csv <floor>.medians.csv
+# beside the kernel's floor for the same messages with no library at all (tcp_floor, which
+# compare_oshmem.sh --hosts runs in the same reps as the libraries: lib "limit", tests tcp_*).
+# Reads the medians CSV (medians.awk: lib,npes,test,size,unit,median,min,max,n,limit) of that
+# run; prints two markdown tables, or nothing when the run has no tcp_* rows.
+# Usage: awk -F, -f bench/floor_internode.awk <run>.medians.csv
 function key(lib, t, s) { return lib SUBSEP t SUBSEP s }
-FNR == 1 { file++ }
-FNR > 1 && (file == 2 || $2 == 2) { med[key($1, $3, $4)] = $6 }
+FNR > 1 && $2 == 2 { med[key($1, $3, $4)] = $6; if ($3 ~ /^tcp_/) floor = 1 }
 function us(lib, t, s) { return (key(lib, t, s) in med) ? sprintf("%.2f", med[key(lib, t, s)]) : "-" }
 function goal(t, s) {
     return (key("oshmem", t, s) in med) ? sprintf("%.2f", 0.8 * med[key("oshmem", t, s)]) : "-"
@@ -14,6 +14,7 @@ function row(what, t, s) {
     printf "| %s | %s | %s | %s |\n", what, us("shoal", t, s), us("oshmem", t, s), goal(t, s)
 }
 END {
+    if (!floor) exit
     print "| 2 PEs on 2 hosts, us per call | Shoal | OSHMEM | goal (0.8 x OSHMEM) |"
     print "|---|---:|---:|---:|"
     row("barrier_all", "barrier_all", 0)

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Writes docs/performance/internode.md from one inter-node run of compare_oshmem.sh:
 #
-#   bench/compare_oshmem.sh --hosts 2 --bench all --reps 3 --npes 2,4 \
-#       --tests put_lat,get_lat,put_bw,get_bw,put_rate,flag_lat,flag_idle_lat,iput_lat,iget_lat,fadd_lat,add_lat,add_rate,add_rate_many,barrier_all,broadcast,sum_reduce,collect,fcollect \
+#   bench/compare_oshmem.sh --hosts 2 --bench all --reps 5 --npes 2,4 \
+#       --tests put_lat,get_lat,put_bw,get_bw,put_rate,flag_lat,flag_idle_lat,iput_lat,iget_lat,fadd_lat,add_lat,add_rate,add_rate_many,barrier_all,broadcast,sum_reduce,collect,fcollect,tcp_pingpong_spin,tcp_pingpong_epoll,tcp_exchange_spin,tcp_exchange_epoll \
 #       --putget-args '--max-size 1M' --coll-args '--max-size 64K' --globals \
 #       --out bench/results/internode.csv
 #   bench/publish_internode.sh bench/results/internode.csv "load average 0.4 before the run"
 #
+# The tcp_* tests are the kernel's floor between the same two hosts with no library
+# (tcp_floor), measured in the same reps; the page sets them beside the 2-PE collectives.
 # Optionally, each as a section of its own:
-#   --floor CSV      the kernel's floor under the 2-PE collectives, from tcp_floor.sh:
-#                      bench/tcp_floor.sh --reps 5 --out bench/results/floor.csv
 #   --contexts CSV   the point-to-point tests on a private context under SHMEM_THREAD_MULTIPLE:
 #                      bench/compare_oshmem.sh --hosts 2 --bench all --reps 3 \
 #                          --tests put_lat,get_lat,put_bw,put_rate,get_rate,iput_lat,add_lat,add_rate \
@@ -23,33 +23,30 @@
 #                          --out bench/results/busy.csv
 #
 #   bench/publish_internode.sh bench/results/internode.csv "load average 0.4 before the run" \
-#       --floor bench/results/floor.csv --contexts bench/results/contexts.csv \
-#       --busy bench/results/busy.csv 2
+#       --contexts bench/results/contexts.csv --busy bench/results/busy.csv 2
 #
 # The page: how it was measured, the issue-15 targets (targets_internode.awk) with the floor
-# (floor_internode.awk), the charts of plot_suite.sh (PNGs in docs/performance/internode/) and
-# the tables compare_oshmem.sh printed (<csv>.md).
+# (floor_internode.awk, when the run has tcp_* rows), the charts of plot_suite.sh (PNGs in
+# docs/performance/internode/) and the tables compare_oshmem.sh printed (<csv>.md).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-usage="usage: publish_internode.sh <csv of compare_oshmem.sh --hosts> [note on the load] [--floor CSV] [--contexts CSV] [--busy CSV N]"
+usage="usage: publish_internode.sh <csv of compare_oshmem.sh --hosts> [note on the load] [--contexts CSV] [--busy CSV N]"
 csv=${1:?$usage}
 shift
 load_note=""
 if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then load_note=$1; shift; fi
-busy_csv="" busy="" contexts_csv="" floor_csv=""
+busy_csv="" busy="" contexts_csv=""
 while [ $# -gt 0 ]; do
   case $1 in
     --busy) busy_csv=${2:?$usage} busy=${3:?$usage}; shift 3 ;;
     --contexts) contexts_csv=${2:?$usage}; shift 2 ;;
-    --floor) floor_csv=${2:?$usage}; shift 2 ;;
     *) echo "$usage" >&2; exit 2 ;;
   esac
 done
 for f in "$busy_csv" "$contexts_csv"; do
   [ -z "$f" ] || [ -f "${f%.csv}.md" ] || { echo "publish_internode: ${f%.csv}.md is missing" >&2; exit 1; }
 done
-[ -z "$floor_csv" ] || [ -f "${floor_csv%.csv}.medians.csv" ] || {
-  echo "publish_internode: ${floor_csv%.csv}.medians.csv is missing" >&2; exit 1; }
+
 medians=${csv%.csv}.medians.csv tables=${csv%.csv}.md
 [ -f "$medians" ] && [ -f "$tables" ] || {
   echo "publish_internode: $medians or $tables is missing" >&2; exit 1; }
@@ -81,22 +78,23 @@ mapfile -t pngs < <("$here/plot_suite.sh" "$medians" "$charts")
   echo
   awk -F, -f "$here/targets_internode.awk" "$medians"
   echo
-  if [ -n "$floor_csv" ]; then
+  floor=$(awk -F, -f "$here/floor_internode.awk" "$medians")
+  if [ -n "$floor" ]; then
     echo "### Under the 2-PE collectives: the kernel's floor"
     echo
     echo "A 2-PE barrier, reduction or fcollect across hosts is one message each way, both sent at"
     echo "once; a broadcast one message. Both libraries send each as one \`sendmsg\` and take it with"
-    echo "\`epoll_wait\` and \`recvfrom\` (UCX's tcp transport). \`bench/tcp_floor.sh\` sends the same"
-    echo "8-byte messages over one TCP connection between the same two hosts with no library at all"
-    echo "(measured $(date -r "$floor_csv" '+%Y-%m-%d %H:%M')). A library whose messages go through the"
-    echo "kernel's TCP cannot take less than that floor: compare the goals with it. For the"
-    echo "barrier and the reduction the goal lies below the exchange with \`epoll_wait\` before"
-    echo "\`recv\`, as UCX does it. \`coll_bench\`'s broadcast figure averages the root, which"
-    echo "returns after its \`sendmsg\`, and the reader, which waits from the end of the barrier"
-    echo "before; its goal lies within a microsecond of the one-way floor. Most of each step is the"
-    echo "sender's \`sendmsg\`, which on a veth pair also runs the receiving host's TCP input."
+    echo "\`epoll_wait\` and \`recvfrom\` (UCX's tcp transport). \`tcp_floor\` sends the same 8-byte"
+    echo "messages over one TCP connection between the same two hosts, in the same reps, with no"
+    echo "library at all. A library whose messages go through the kernel's TCP cannot take less than"
+    echo "that floor: compare the goals with it. For the barrier and the reduction the goal lies"
+    echo "below the exchange with \`epoll_wait\` before \`recv\`, as UCX does it. \`coll_bench\`'s"
+    echo "broadcast figure averages the root, which returns after its \`sendmsg\`, and the reader,"
+    echo "which waits from the end of the barrier before; its goal lies within a microsecond of the"
+    echo "one-way floor. Most of each step is the sender's \`sendmsg\`, which on a veth pair also"
+    echo "runs the receiving host's TCP input."
     echo
-    awk -F, -f "$here/floor_internode.awk" "$medians" "${floor_csv%.csv}.medians.csv"
+    echo "$floor"
     echo
   fi
   if [ "${#pngs[@]}" != 0 ]; then

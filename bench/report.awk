@@ -29,7 +29,13 @@ END {
     if (lims) {
         printf "## limits_bench: this machine's limits, median of %d runs\n\n", reps
         printf "memcpy_bw: one thread, memcpy between two buffers (MB/s, 10^6 B/s). cacheline_rtt: one 64-byte line bounced between\n"
-        printf "two threads pinned to two CPUs (us per round trip); cacheline_oneway = half of it.\n\n"
+        printf "two threads pinned to two CPUs (us per round trip); cacheline_oneway = half of it.\n"
+        for (t = 1; t <= ntest; t++) if (order[t] ~ /^tcp_/ && (order[t] in sizes)) tcp = 1
+        if (tcp) {
+            printf "tcp_*: tcp_floor between hosts 1 and 2, one TCP connection and no library (us): pingpong = half a round trip,\n"
+            printf "exchange = both send, then both receive (a 2-PE barrier's step); epoll = epoll_wait before recv, as UCX does.\n"
+        }
+        printf "\n"
         printf "| test | size (B) | unit | median | spread |\n|---|---:|---|---:|---:|\n"
         for (t = 1; t <= ntest; t++) {
             name = order[t]; if (!(name in sizes)) continue

@@ -3,8 +3,8 @@
  * no SHMEM library in the way: the floor under which no library that moves its messages through
  * the kernel's TCP (UCX's tcp transport included) can go.
  *
- * Plain C and POSIX sockets: run it on two hosts (bench/tcp_floor.sh runs it across two
- * network-namespace hosts of scripts/netns), the same options on both:
+ * Plain C and POSIX sockets: run it on two hosts (bench/compare_oshmem.sh --hosts runs it between
+ * two network-namespace hosts of scripts/netns, in every rep), the same options on both:
  *
  *   host B:  tcp_floor --listen [--port P] [options]
  *   host A:  tcp_floor --connect ADDRESS_OF_B [--port P] [options]

@@ -93,6 +93,16 @@ class Channel {
                               bool stream = false) noexcept = 0;
   virtual const std::byte *stashed(const void *place) const noexcept = 0;
 
+  // Tells peer, not necessarily now, that this PE got as far as `value`: raises peer's
+  // symmetric 64-bit word at word_here to value (values for a word only grow). A mapped peer
+  // gets a store at once; another rides in the next message this PE sends it (any team, any
+  // collective) and goes alone only once it is `slack` or more past the value last sent. So
+  // after the call peer has been sent at least value - slack + 1, and it sees what was sent
+  // in time -- for acknowledgements that a peer needs only a few messages later
+  // (broadcast/cache_line), which then cost no message of their own where traffic goes back.
+  virtual void acknowledge(std::uint64_t *word_here, std::uint64_t value, int peer,
+                           std::uint64_t slack) noexcept = 0;
+
   // Waits until the symmetric word at `word` (this PE's) is at least value, with acquire order;
   // waiters leave the core to the PEs they wait for when PEs outnumber cores.
   virtual void wait(const std::uint64_t *word, std::uint64_t value) noexcept = 0;

@@ -128,6 +128,14 @@ const std::byte *RuntimeChannel::stashed(const void *place) const noexcept {
   return rma::stashed(place);
 }
 
+void RuntimeChannel::acknowledge(std::uint64_t *word_here, std::uint64_t value, int peer,
+                                 std::uint64_t slack) noexcept {
+  if (std::byte *word = mapped(word_here, peer))
+    __atomic_store_n(reinterpret_cast<std::uint64_t *>(word), value, __ATOMIC_RELEASE);
+  else
+    rma::raise_eventually(word_here, value, world_pe(peer), slack, routine_);
+}
+
 void RuntimeChannel::wait(const std::uint64_t *word, std::uint64_t value) noexcept {
   wait_until(g_runtime->worker, [&] { return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= value; });
 }

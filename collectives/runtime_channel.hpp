@@ -32,6 +32,9 @@ class RuntimeChannel final : public Channel {
   void signal_stashed(std::uint64_t *word_here, std::uint64_t value, int peer, const void *place,
                       const void *source, std::size_t bytes, bool stream = false) noexcept override;
   const std::byte *stashed(const void *place) const noexcept override;
+  // Across nodes a pending raise of the runtime (rma::raise_eventually).
+  void acknowledge(std::uint64_t *word_here, std::uint64_t value, int peer,
+                   std::uint64_t slack) noexcept override;
   // The library's wait: a short spin on the word alone, then UCX progress, yields and naps.
   void wait(const std::uint64_t *word, std::uint64_t value) noexcept override;
 

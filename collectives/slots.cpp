@@ -7,6 +7,7 @@
 
 #include "collectives/state.hpp"
 #include "config/config.hpp"
+#include "rma/pending_raises.hpp"
 
 namespace shoal::coll::slots {
 namespace {
@@ -141,8 +142,12 @@ TeamSlot::~TeamSlot() {
   const int index = slot.index;
   if (index < 0 || !bound()) return;
   slots::Area &area = state().area;
-  if (area.base != nullptr)
-    area.used[static_cast<std::size_t>(index) / 64] &= ~(std::uint64_t{1} << (index % 64));
+  if (area.base == nullptr) return;
+  area.used[static_cast<std::size_t>(index) / 64] &= ~(std::uint64_t{1} << (index % 64));
+  // Acknowledgements for the team's broadcasts still waiting to ride to a peer would move a
+  // word of the slot's next team there.
+  rma::forget_raises(area.base + static_cast<std::size_t>(index) * area.slot_bytes,
+                     area.slot_bytes);
 }
 
 Slot &active_sets_slot() noexcept { return state().active_sets_slot; }

@@ -9,6 +9,7 @@
 #include "bootstrap/machine.hpp"
 #include "heap/memory_budget.hpp"
 #include "ctx/context.hpp"
+#include "rma/pending_raises.hpp"
 #include "rma/store_message.hpp"
 #include "team/team.hpp"
 #include "log/log.hpp"
@@ -364,6 +365,7 @@ void Runtime::stop(bool peers_alive, bool end_session) {
   worker.close();
   target_worker.close();
   stash.clear();  // after the receiving worker, which fills it
+  rma::pending_raises().clear();
   for (auto &region : regions) ucx.unmap(region);
   for (auto &segment : peer_heaps) segment.release();
   for (auto &segment : peer_data) segment.release();

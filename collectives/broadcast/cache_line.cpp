@@ -16,10 +16,12 @@
 // the reader has read the message kBcastLines before; it reads the acknowledgements after its
 // stores, once every few calls, and learns then about every message read so far, so it almost
 // never waits for one and never on the readers' critical path. A reader on the root's node
-// acknowledges every message (a store); one on another node every kAckEvery-th only, since
-// each acknowledgement is a network message whose sending costs the reader a system call
-// (several microseconds over TCP): whatever message the root waits for to be read, a multiple
-// of kAckEvery lies between it and the last message sent, so the reader reaches one.
+// acknowledges every message (a store); one on another node through Channel::acknowledge,
+// since a network message of its own costs the reader a system call (several microseconds
+// over TCP): the acknowledgement rides in the reader's next message to the root (a barrier's,
+// say) and goes alone only kAckSlack messages after the last one that went. Whatever message
+// the root waits for to be read, the reader has sent at least the acknowledgement of the
+// message kAckSlack - 1 before the last one the root wrote, and kAckSlack <= kBcastLines.
 //
 // A PE sends up to n - 1 messages, so across nodes it serves teams of up to kMaxNetworkTeam PEs
 // (on the node, where a message is a store, any team); teams with PEs of slot index kBoxPeers
@@ -36,8 +38,8 @@ namespace shoal::coll {
 namespace {
 
 constexpr int kMaxNetworkTeam = 8;
-constexpr std::uint64_t kAckEvery = kBcastLines / 2;
-static_assert(kAckEvery >= 1 && kAckEvery <= kBcastLines);
+constexpr std::uint64_t kAckSlack = kBcastLines / 2;
+static_assert(kAckSlack >= 1 && kAckSlack <= kBcastLines);
 
 // Whether the message goes into the reader's stash rather than into its line.
 bool stashed(std::size_t bytes) { return bytes > kLinePayload; }
@@ -167,11 +169,7 @@ void run(Channel &ch, const Args &a) {
   lines::wait_for(ch, lines::seq_of(line), seq);
   std::memcpy(a.dest, stashed(bytes) ? ch.stashed(line) : line, bytes);
   // Done with the line: its writer may write it again.
-  std::byte *ack = lines::local(s, mine, lines::kAck);
-  if (std::byte *mapped = ch.mapped(ack, writer))
-    __atomic_store_n(lines::seq_of(mapped), seq, __ATOMIC_RELEASE);
-  else if (seq % kAckEvery == 0)
-    ch.signal(lines::seq_of(ack), seq, writer, nullptr, nullptr, 0, /*stream=*/true);
+  ch.acknowledge(lines::seq_of(lines::local(s, mine, lines::kAck)), seq, writer, kAckSlack);
   // A relay passes the message on to its child nodes and the rest of its node.
   if (tree.relays(me)) write_lines(ch, a, tree, a.dest);
 }

@@ -6,6 +6,7 @@
 
 #include "log/log.hpp"
 #include "rma/incoming.hpp"
+#include "rma/pending_raises.hpp"
 #include "rma/rma.hpp"
 #include "runtime.hpp"
 #include "transport/progress_thread.hpp"
@@ -18,10 +19,22 @@ constexpr unsigned kStoreMessageId = 1;
 
 // Places are symmetric: a segment and an offset in it, the same on every PE. A dest_segment
 // with kToStash set: the data goes into the receiver's stash buffer of that place (stash.hpp).
+// A word_segment with kRaise set: the word takes the value only if that raises it (a pending
+// raise, pending_raises.hpp, sent alone).
 constexpr std::uint32_t kToStash = 0x80000000u;
+constexpr std::uint32_t kRaise = 0x80000000u;
 struct Header {
   std::uint64_t dest_offset, word_offset, value;
   std::uint32_t dest_segment, word_segment;
+};
+// A pending raise riding in a message to its PE, after the header.
+struct Rider {
+  std::uint64_t word_offset, value;
+  std::uint32_t word_segment, unused;
+};
+struct HeaderWithRider {
+  Header header;
+  Rider rider;
 };
 
 std::uint64_t offset_in(const Runtime &rt, const void *addr, int segment) noexcept {
@@ -33,23 +46,39 @@ std::uint64_t stash_key(std::uint32_t segment, std::uint64_t offset) noexcept {
   return offset << 1 | (segment == kHeapSegment ? 0 : 1);
 }
 
+// Sets *word to value unless it holds more already (messages on different connections may
+// arrive out of order). Only the receiving worker writes such a word.
+void raise(std::byte *word, std::uint64_t value) noexcept {
+  auto *w = reinterpret_cast<std::uint64_t *>(word);
+  std::uint64_t now = __atomic_load_n(w, __ATOMIC_RELAXED);
+  while (now < value &&
+         !__atomic_compare_exchange_n(w, &now, value, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+  }
+}
+
 ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_bytes, void *data,
                               std::size_t bytes, const ucp_am_recv_param_t *param) {
   auto &rt = *static_cast<Runtime *>(arg);
-  Header h;
+  HeaderWithRider hr{};
+  Header &h = hr.header;
   std::byte *dest = nullptr;
-  std::byte *word = nullptr;
-  const bool whole = header_bytes == sizeof h && !(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV);
+  std::byte *word = nullptr, *rider_word = nullptr;
+  const bool with_rider = header_bytes == sizeof hr;
+  const bool whole =
+      (header_bytes == sizeof h || with_rider) && !(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV);
   if (whole) {
-    std::memcpy(&h, header, sizeof h);
-    word = local_range(rt, h.word_segment, h.word_offset, sizeof h.value);
+    std::memcpy(&hr, header, header_bytes);
+    if (with_rider)
+      rider_word = local_range(rt, hr.rider.word_segment, hr.rider.word_offset, sizeof h.value);
+    word = local_range(rt, h.word_segment & ~kRaise, h.word_offset, sizeof h.value);
     const std::uint32_t segment = h.dest_segment & ~kToStash;
     if (segment == h.dest_segment)
       dest = local_range(rt, segment, h.dest_offset, bytes);
     else if (bytes <= kStashMaxBytes && local_range(rt, segment, h.dest_offset, 1) != nullptr)
       dest = rt.stash.buffer_for(stash_key(segment, h.dest_offset));
   }
-  if (!whole || (bytes != 0 && dest == nullptr) || word == nullptr) {
+  if (!whole || (bytes != 0 && dest == nullptr) || word == nullptr ||
+      (with_rider && rider_word == nullptr)) {
     // Only a peer running another build of Shoal could send this.
     SMA_LOG_ERROR("rma",
                   "pe {}: dropped a malformed signal message ({} header bytes, {} data "
@@ -57,8 +86,12 @@ ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_
                   rt.my_pe, header_bytes, bytes);
     return UCS_OK;
   }
+  if (with_rider) raise(rider_word, hr.rider.value);
   if (bytes != 0) copy_for_peer(dest, data, bytes);
-  __atomic_store_n(reinterpret_cast<std::uint64_t *>(word), h.value, __ATOMIC_RELEASE);
+  if (h.word_segment & kRaise)
+    raise(word, h.value);
+  else
+    __atomic_store_n(reinterpret_cast<std::uint64_t *>(word), h.value, __ATOMIC_RELEASE);
   return UCS_OK;
 }
 
@@ -74,12 +107,27 @@ Status accept_store_messages(ucx::UcxWorker &receiver, Runtime &runtime) noexcep
 
 namespace {
 
-void send_store_message(Header &h, const void *source, std::size_t bytes, std::uint64_t *word,
-                        std::uint64_t value, int pe, const char *routine, bool stream) noexcept {
-  const Target w = resolve(word, sizeof value, pe, routine);
-  h.word_segment = static_cast<std::uint32_t>(w.segment);
-  h.word_offset = offset_in(*g_runtime, word, w.segment);
+// Where the symmetric word `word` of pe is, as a header names it.
+void locate_word(std::uint64_t *word, int pe, const char *routine, std::uint64_t &offset,
+                 std::uint32_t &segment) noexcept {
+  const Target w = resolve(word, sizeof *word, pe, routine);
+  segment = static_cast<std::uint32_t>(w.segment);
+  offset = offset_in(*g_runtime, word, w.segment);
+}
+
+void send_store_message(HeaderWithRider &hr, const void *source, std::size_t bytes,
+                        std::uint64_t *word, std::uint64_t value, int pe, const char *routine,
+                        bool stream, bool only_raise = false) noexcept {
+  Header &h = hr.header;
+  locate_word(word, pe, routine, h.word_offset, h.word_segment);
+  if (only_raise) h.word_segment |= kRaise;
   h.value = value;
+  std::size_t header_bytes = sizeof h;
+  if (const auto pending = pending_raises().take(pe)) {  // it rides along
+    locate_word(pending->word, pe, routine, hr.rider.word_offset, hr.rider.word_segment);
+    hr.rider.value = pending->value;
+    header_bytes = sizeof hr;
+  }
   // With a progress thread, from this PE's receiving worker to the peer's: both directions of
   // an exchange then share one connection (over TCP the acknowledgements ride on the replies;
   // a 2-PE barrier across hosts took 13 us on two connections, 10 on one).
@@ -91,7 +139,7 @@ void send_store_message(Header &h, const void *source, std::size_t bytes, std::u
   // Keeps two messages in a row in order, and on the default worker orders what was issued
   // to pe before.
   if (sender.fence() != Status::ok ||
-      sender.am_send(pe, kStoreMessageId, &h, sizeof h, source, bytes) != Status::ok)
+      sender.am_send(pe, kStoreMessageId, &hr, header_bytes, source, bytes) != Status::ok)
     fatal(fmt::format("{}: the signal message to PE {} failed in UCX (see the message above)",
                       routine, pe));
 }
@@ -100,22 +148,31 @@ void send_store_message(Header &h, const void *source, std::size_t bytes, std::u
 
 void put_then_store(void *dest, const void *source, std::size_t bytes, std::uint64_t *word,
                     std::uint64_t value, int pe, const char *routine, bool stream) noexcept {
-  Header h{};
+  HeaderWithRider hr{};
   if (bytes != 0) {
     const Target d = resolve(dest, bytes, pe, routine);
-    h.dest_segment = static_cast<std::uint32_t>(d.segment);
-    h.dest_offset = offset_in(*g_runtime, dest, d.segment);
+    hr.header.dest_segment = static_cast<std::uint32_t>(d.segment);
+    hr.header.dest_offset = offset_in(*g_runtime, dest, d.segment);
   }
-  send_store_message(h, source, bytes, word, value, pe, routine, stream);
+  send_store_message(hr, source, bytes, word, value, pe, routine, stream);
 }
 
 void stash_then_store(const void *place, const void *source, std::size_t bytes, std::uint64_t *word,
                       std::uint64_t value, int pe, const char *routine, bool stream) noexcept {
-  Header h{};
+  HeaderWithRider hr{};
   const Target p = resolve(place, 1, pe, routine);
-  h.dest_segment = static_cast<std::uint32_t>(p.segment) | kToStash;
-  h.dest_offset = offset_in(*g_runtime, place, p.segment);
-  send_store_message(h, source, bytes, word, value, pe, routine, stream);
+  hr.header.dest_segment = static_cast<std::uint32_t>(p.segment) | kToStash;
+  hr.header.dest_offset = offset_in(*g_runtime, place, p.segment);
+  send_store_message(hr, source, bytes, word, value, pe, routine, stream);
+}
+
+void raise_eventually(std::uint64_t *word, std::uint64_t value, int pe, std::uint64_t slack,
+                      const char *routine) noexcept {
+  const auto now = pending_raises().note(word, value, pe, slack);
+  if (!now) return;
+  HeaderWithRider hr{};
+  send_store_message(hr, nullptr, 0, now->word, now->value, now->pe, routine, /*stream=*/true,
+                     /*only_raise=*/true);
 }
 
 const std::byte *stashed(const void *place) noexcept {

@@ -1,9 +1,9 @@
 // A put and a signal in one network message: bytes for a symmetric object of a PE on another
 // node, then a 64-bit word there (a collective's notification counter) set with release order,
-// carried by one UCX active message. The receiving worker copies the bytes and sets the word
-// while it progresses, so the receiver sees the word change only after the bytes are in place,
-// and nothing comes back: a put over TCP costs a second message (UCX acknowledges every
-// emulated put), this costs one.
+// carried by one UCX active message, which may carry a pending raise of another word too. The
+// receiving worker copies the bytes and sets the word while it progresses, so the receiver sees the
+// word change only after the bytes are in place, and nothing comes back: a put over TCP costs a
+// second message (UCX acknowledges every emulated put), this costs one.
 #pragma once
 
 #include <cstddef>
@@ -52,6 +52,14 @@ void put_then_store(void *dest, const void *source, std::size_t bytes, std::uint
 void stash_then_store(const void *place, const void *source, std::size_t bytes, std::uint64_t *word,
                       std::uint64_t value, int pe, const char *routine,
                       bool stream = false) noexcept;
+
+// Raises the symmetric 64-bit word `word` of world PE pe to at least `value`, not necessarily
+// now (rma/pending_raises.hpp): the value rides in the next store message to pe, and goes in
+// a message of its own (a stream's) once it is `slack` or more past the last one sent for the
+// word. So after this call pe has been sent at least value - slack + 1. For acknowledgements
+// a peer needs only a few messages later. Values for a word must only grow.
+void raise_eventually(std::uint64_t *word, std::uint64_t value, int pe, std::uint64_t slack,
+                      const char *routine) noexcept;
 
 // This PE's stash buffer of the symmetric address `place`: after acquiring a value that a
 // stash_then_store() set, it holds that message's data. Null when no message came for it.

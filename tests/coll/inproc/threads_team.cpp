@@ -98,7 +98,9 @@ void Team::run(const std::function<void(int pe)> &body) {
 // ---- the channel ------------------------------------------------------------------------------
 
 ThreadsChannel::ThreadsChannel(Team &team, int rank, Slot &slot) noexcept
-    : Channel(rank, team.size(), slot, nullptr), team_(team) {}
+    : Channel(rank, team.size(), slot, nullptr),
+      team_(team),
+      acknowledgements_(static_cast<std::size_t>(team.size())) {}
 
 std::byte *ThreadsChannel::mapped(const void *symmetric, int peer) const noexcept {
   if (peer == rank()) return static_cast<std::byte *>(const_cast<void *>(symmetric));
@@ -141,6 +143,7 @@ void ThreadsChannel::signal(std::uint64_t *word_here, std::uint64_t value, int p
                             const void *source, std::size_t bytes, bool) noexcept {
   put(dest, source, bytes, peer);
   flush();  // everything put before, to any PE, is visible before the word moves
+  send_acknowledgement(peer);
   auto *word = reinterpret_cast<std::uint64_t *>(team_.translate(word_here, rank(), peer));
   __atomic_store_n(word, value, __ATOMIC_RELEASE);
 }
@@ -162,8 +165,30 @@ void ThreadsChannel::signal_stashed(std::uint64_t *word_here, std::uint64_t valu
     if (buffer.size() < bytes) buffer.resize(bytes);
     if (bytes != 0) std::memcpy(buffer.data(), source, bytes);
   }
+  send_acknowledgement(peer);
   auto *word = reinterpret_cast<std::uint64_t *>(team_.translate(word_here, rank(), peer));
   __atomic_store_n(word, value, __ATOMIC_RELEASE);
+}
+
+void ThreadsChannel::acknowledge(std::uint64_t *word_here, std::uint64_t value, int peer,
+                                 std::uint64_t slack) noexcept {
+  auto *word = reinterpret_cast<std::uint64_t *>(team_.translate(word_here, rank(), peer));
+  Acknowledgement &held = acknowledgements_[static_cast<std::size_t>(peer)];
+  if (mapped(word_here, peer) != nullptr || value - held.sent >= slack) {
+    __atomic_store_n(word, value, __ATOMIC_RELEASE);
+    held = {nullptr, value, value};
+    return;
+  }
+  held.word = word;
+  held.value = value;
+}
+
+void ThreadsChannel::send_acknowledgement(int peer) noexcept {
+  Acknowledgement &held = acknowledgements_[static_cast<std::size_t>(peer)];
+  if (held.word == nullptr) return;
+  __atomic_store_n(held.word, held.value, __ATOMIC_RELEASE);
+  held.sent = held.value;
+  held.word = nullptr;
 }
 
 const std::byte *ThreadsChannel::stashed(const void *place) const noexcept {

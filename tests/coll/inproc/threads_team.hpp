@@ -54,6 +54,10 @@ class ThreadsChannel final : public Channel {
                       const void *source, std::size_t bytes, bool stream = false) noexcept override;
   const std::byte *stashed(const void *place) const noexcept override;
   void wait(const std::uint64_t *word, std::uint64_t value) noexcept override;
+  // To a remote peer as in the library: held back until the next signal to that peer, or
+  // stored once `slack` past the last value stored.
+  void acknowledge(std::uint64_t *word_here, std::uint64_t value, int peer,
+                   std::uint64_t slack) noexcept override;
 
   // Puts still held back (remote mode): an algorithm that returns with some put data it never
   // signalled.
@@ -63,13 +67,20 @@ class ThreadsChannel final : public Channel {
   // Makes the held-back puts visible (remote mode), as the runtime completes them before a
   // signal.
   void flush() noexcept;
+  // Stores the acknowledgement held back for peer, if any (before a signal to it).
+  void send_acknowledgement(int peer) noexcept;
 
   struct Pending {
     std::byte *at;  // in the peer's region
     std::vector<std::byte> data;
   };
+  struct Acknowledgement {
+    std::uint64_t *word = nullptr;  // in the peer's region; null: none held back
+    std::uint64_t value = 0, sent = 0;
+  };
   Team &team_;
   std::vector<Pending> pending_;
+  std::vector<Acknowledgement> acknowledgements_;  // by peer
 };
 
 class Team {

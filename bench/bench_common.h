@@ -111,6 +111,29 @@ static inline int parse_thread_level(const char *s)
     return strcmp(s, "single") == 0 || strcmp(s, "multiple") == 0 ? 0 : -1;
 }
 
+/* The options putget_bench and amo_bench share: 'g' (--target), 'c' (--ctx) and 'L'
+ * (--thread-level).  Returns 1 when c is one of them (with *bad set to a message when its value
+ * is bad), 0 otherwise. */
+static inline int parse_target_and_ctx_option(int c, const char *arg, int *target, int *ctx,
+                                              const char **bad)
+{
+    switch (c) {
+    case 'g':
+        if (parse_target(arg, target))
+            *bad = "bad value for --target (heap or global)";
+        return 1;
+    case 'c':
+        if (parse_ctx(arg, ctx))
+            *bad = "bad value for --ctx (default, private or shared)";
+        return 1;
+    case 'L':
+        if (parse_thread_level(arg))
+            *bad = "bad value for --thread-level (single or multiple)";
+        return 1;
+    }
+    return 0;
+}
+
 /* A comma-separated list of names[0..n) or 'all' into the flags selected[0..n). */
 static inline int parse_tests(const char *list, const char *const *names, int n, int *selected)
 {

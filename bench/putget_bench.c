@@ -262,16 +262,9 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
             break;
         }
         case 'g':
-            if (parse_target(optarg, &o->target))
-                bad = "bad value for --target (heap or global)";
-            break;
         case 'c':
-            if (parse_ctx(optarg, &o->ctx))
-                bad = "bad value for --ctx (default, private or shared)";
-            break;
         case 'L':
-            if (parse_thread_level(optarg))
-                bad = "bad value for --thread-level (single or multiple)";
+            parse_target_and_ctx_option(c, optarg, &o->target, &o->ctx, &bad);
             break;
         case 'n':
             o->check = 0;

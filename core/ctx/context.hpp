@@ -31,6 +31,9 @@ struct shoal_ctx {
   std::unique_ptr<shoal::ucx::UcxWorker>
       own_worker;              // null for the default, and without progress thread
   bool multithreaded = false;  // own_worker is thread-safe
+  // SHMEM_CTX_SERIALIZED under SHMEM_THREAD_MULTIPLE: its worker is thread-safe, because other
+  // threads' waits send the puts it combined, but the program lets one thread at a time use it.
+  bool serialized_use = false;
   // Where its small puts to other nodes are combined (rma/put_batch.hpp), or null: its own
   // batches (in wait_link), the default context's where it issues on the default worker, or
   // none where several threads may use it at once.
@@ -39,6 +42,11 @@ struct shoal_ctx {
   // send_own_batches below); null for the default context, for contexts that issue on the
   // default worker, and for those several threads may use at once.
   std::shared_ptr<shoal::ctx::WaitLink> wait_link;
+
+  // Whether several threads may use it at once (the default and shared contexts under
+  // SHMEM_THREAD_MULTIPLE): then one thread's quiet cannot tell from ucx_pending what another
+  // thread handed to UCX, so it always completes, and a fence completes rather than orders.
+  bool used_at_once() const noexcept { return worker->thread_safe() && !serialized_use; }
 };
 
 extern "C" {

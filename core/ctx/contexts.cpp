@@ -122,13 +122,10 @@ void for_each_own_link(F &&f) {
 }
 
 // The link of a context with a worker of its own, with batches for its small puts to other
-// nodes where those combine: every context below SHMEM_THREAD_MULTIPLE; under it the private
-// ones and the shared ones, not a SERIALIZED one (its worker is not thread-safe, and the waits
-// of other threads could not drive it while the program's serialized thread uses it): null.
+// nodes where those combine: every context; under SHMEM_THREAD_MULTIPLE the shared and
+// SERIALIZED ones have thread-safe workers and locked batches, which any thread's wait drives.
 std::shared_ptr<WaitLink> link_of(Runtime &rt, shoal_ctx &ctx, const char *routine) {
   const bool private_ctx = (ctx.options & SHMEM_CTX_PRIVATE) != 0;
-  if (rt.thread_level == SHMEM_THREAD_MULTIPLE && !private_ctx && !ctx.multithreaded)
-    return nullptr;
   auto link = std::make_shared<WaitLink>();
   link->worker = ctx.own_worker.get();
   link->pending = &ctx.ucx_pending;
@@ -159,10 +156,15 @@ shoal_ctx *create(long options, shoal_team *team, const char *routine) noexcept 
   if ((options & ~kKnownOptions) != 0)
     SMA_LOG_WARN("ctx", "{}: unknown option bits {:#x} ignored", routine, options & ~kKnownOptions);
   try {
-    // A worker needs UCX's locking only when several threads may use it at once: a shared
-    // context under SHMEM_THREAD_MULTIPLE. Private and serialized contexts never are.
-    const bool shared = (options & (SHMEM_CTX_PRIVATE | SHMEM_CTX_SERIALIZED)) == 0;
-    const bool multithreaded = shared && rt->thread_level == SHMEM_THREAD_MULTIPLE;
+    // A worker needs UCX's locking when several threads may drive it at once: under
+    // SHMEM_THREAD_MULTIPLE a shared context's users, and a SERIALIZED one's user beside other
+    // threads' waits, which send what it combined (its user may be waiting on another thread
+    // for the answer to a put still combined). A private context's only thread does both.
+    const bool serialized_use = (options & SHMEM_CTX_PRIVATE) == 0 &&
+                                (options & SHMEM_CTX_SERIALIZED) != 0 &&
+                                rt->thread_level == SHMEM_THREAD_MULTIPLE;
+    const bool multithreaded =
+        (options & SHMEM_CTX_PRIVATE) == 0 && rt->thread_level == SHMEM_THREAD_MULTIPLE;
     std::lock_guard lock(rt->contexts_mutex);
     std::unique_ptr<ucx::UcxWorker> worker;
     // Without a progress thread only this PE's waits drive its workers, and a wait drives one.
@@ -190,6 +192,7 @@ shoal_ctx *create(long options, shoal_team *team, const char *routine) noexcept 
     ctx->team = team;
     ctx->own_worker = std::move(worker);
     ctx->multithreaded = multithreaded;
+    ctx->serialized_use = serialized_use;
     ctx->worker = ctx->own_worker ? ctx->own_worker.get() : &rt->worker;
     if (ctx->own_worker) {
       ctx->wait_link = link_of(*rt, *ctx, routine);

@@ -31,10 +31,10 @@
 //
 // Combining is for transports where every put needs the target's CPU anyway (UCX executes
 // AMOs in software: Runtime::amo_routing); elsewhere, and for PEs of this node, nothing is
-// combined. SMA_COALESCE_PUTS=0 turns it off. Every context below SHMEM_THREAD_MULTIPLE
-// combines; under it, the default context, whose batches then take a mutex (its worker is
-// thread-safe, and any thread's wait may send them), and private contexts (SHMEM_CTX_PRIVATE),
-// which one thread uses. Other contexts under it do not: their waits could not drive them. Each
+// combined. SMA_COALESCE_PUTS=0 turns it off. Every context combines. Under
+// SHMEM_THREAD_MULTIPLE the batches of the default, shared and SERIALIZED contexts take a
+// mutex (their workers are thread-safe, and any thread's wait may send them); a private
+// context's (SHMEM_CTX_PRIVATE) are its one thread's. Each
 // context has batches of its own, sent on its own worker, except where contexts share the
 // default worker (no progress thread): there they share the default context's batches too. Across
 // namespace hosts 8-byte shmem_ctx_putmem_nbi on a private context went from 0.13 to 5.1 Mops/s

@@ -332,13 +332,13 @@ void get_strided(shoal_ctx *ctx, void *dest, const void *source, std::ptrdiff_t 
 
 void quiet_ucx(shoal_ctx *ctx, const char *routine) noexcept {
   check_ctx(ctx, routine);
-  // The skip-if-nothing-pending shortcut is only sound with one thread per worker: under
-  // SHMEM_THREAD_MULTIPLE another thread's quiet may clear the flag before this thread's
-  // transfers are covered by a flush, so thread-safe workers always flush.
+  // The skip-if-nothing-pending shortcut is only sound with one thread at a time on the
+  // context: under SHMEM_THREAD_MULTIPLE another thread's quiet may clear the flag before this
+  // thread's transfers are covered by a flush, so contexts used at once always flush.
   if (ctx->batches != nullptr) ctx->batches->complete_all(routine);
   const bool pending = ctx->ucx_pending.exchange(false, std::memory_order_acq_rel);
   ctx->ucx_pending_here.store(false, std::memory_order_relaxed);
-  if ((pending || ctx->worker->thread_safe()) && ctx->worker->flush() != Status::ok)
+  if ((pending || ctx->used_at_once()) && ctx->worker->flush() != Status::ok)
     fatal(fmt::format("{}: completing outstanding transfers failed in UCX", routine));
 }
 
@@ -352,8 +352,8 @@ void fence(shoal_ctx *ctx, const char *routine) noexcept {
   // Across two namespace hosts a completing fence took a round trip, 5-7 us, and 23-26 us
   // when the target had to be woken for it (putget_bench flag_lat, flag_idle_lat).
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (g_runtime == nullptr || ctx == nullptr || ctx->worker == nullptr ||
-      ctx->worker->thread_safe() || ctx->ucx_pending_here.load(std::memory_order_relaxed))
+  if (g_runtime == nullptr || ctx == nullptr || ctx->worker == nullptr || ctx->used_at_once() ||
+      ctx->ucx_pending_here.load(std::memory_order_relaxed))
     return quiet(ctx, routine);
   if (!ctx->ucx_pending.load(std::memory_order_relaxed)) return;  // nothing handed to UCX
   if (ctx->batches != nullptr) ctx->batches->send_all(routine);

@@ -184,7 +184,7 @@ void quiet_ucx(shoal_ctx *ctx, const char *routine) noexcept;
 inline void quiet(shoal_ctx *ctx, const char *routine) noexcept {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (g_runtime != nullptr && ctx != nullptr && ctx->worker != nullptr &&
-      !ctx->ucx_pending.load(std::memory_order_relaxed) && !ctx->worker->thread_safe()) [[likely]] {
+      !ctx->ucx_pending.load(std::memory_order_relaxed) && !ctx->used_at_once()) [[likely]] {
     if (!g_runtime->config.progress_thread) [[unlikely]]
       ctx->worker->progress();
     return;

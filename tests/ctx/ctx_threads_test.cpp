@@ -291,6 +291,46 @@ TEST(CtxThreads, ProvidedLevelIsMultiple) {
   shmem_barrier_all();
 }
 
+// The classic notification ping-pong between PE pairs on each kind of created context: a put,
+// a fence and the flag set by an atomic, then a wait for the partner's answer, with no quiet.
+// Across hosts the fence leaves the atomic queued in the context's worker until something
+// progresses it (a fresh worker still connecting, say), which must be the waiting PE's own
+// wait: on a SERIALIZED context nothing did, and the pair waited for ever. First of the tests
+// that create contexts, so that each gets a fresh worker rather than one a destroyed context
+// left connected. The data put before each flag must be there with it.
+long g_note_flag;
+long g_note_data[4];
+
+TEST(CtxThreads, NotificationPingPongOnEveryContext) {
+  SHOAL_REQUIRE_MULTIPLE();
+  constexpr long kRounds = 50;
+  const int partner = me() ^ 1;
+  for (const long options : {long{SHMEM_CTX_SERIALIZED}, 0L, long{SHMEM_CTX_PRIVATE}}) {
+    ScopedCtx c(options);
+    SHOAL_ASSERT_ALL_PES(c.ok());
+    g_note_flag = 0;
+    shmem_barrier_all();
+    if (partner < npes()) {
+      long mismatches = 0;
+      for (long round = 1; round <= kRounds; ++round) {
+        const bool first = me() % 2 == 0;
+        if (!first) shmem_long_wait_until(&g_note_flag, SHMEM_CMP_EQ, round);
+        if (!first && g_note_data[round % 4] != round * 10 + partner) ++mismatches;
+        const long data = round * 10 + me();
+        shmem_ctx_long_put(c, &g_note_data[round % 4], &data, 1, partner);
+        shmem_ctx_fence(c);
+        shmem_ctx_long_atomic_set(c, &g_note_flag, round, partner);
+        if (first) shmem_long_wait_until(&g_note_flag, SHMEM_CMP_EQ, round);
+        if (first && g_note_data[round % 4] != round * 10 + partner) ++mismatches;
+      }
+      EXPECT_EQ(mismatches, 0) << "options " << options
+                               << ": rounds whose flag came before the data put before it";
+    }
+    shmem_ctx_quiet(c);
+    shmem_barrier_all();
+  }
+}
+
 TEST(CtxThreads, DefaultContext) {
   SHOAL_REQUIRE_MULTIPLE();
   run_threads(Use::default_ctx);

@@ -519,22 +519,31 @@ TEST(CombinedPuts, SentBeforeWaiting) {
   }
 }
 
-// The same on created contexts, which combine their puts too (a private one, and one of
-// options 0, which combines below SHMEM_THREAD_MULTIPLE): a wait or a test inside the library
-// sends what the calling thread's contexts hold.
+// The same on created contexts, which combine their puts too (a private one, a SERIALIZED one
+// and one of options 0; under SHMEM_THREAD_MULTIPLE the last two take a lock): a wait or a test
+// inside the library sends what the calling thread's contexts hold. Every third round, the
+// first included, is the classic notification instead: a blocking put, a fence, and the flag
+// set by an atomic (ctx_threads' NotificationPingPongOnEveryContext does the same on fresh
+// workers, where it once hung).
 TEST(CombinedPuts, SentBeforeWaitingOnContexts) {
   SymArray<long> flag(1);
   SymArray<unsigned char> odd(3);
   SHOAL_ASSERT_ALL_PES(flag && odd);
-  for (const long options : {long{SHMEM_CTX_PRIVATE}, 0L}) {
+  for (const long options : {long{SHMEM_CTX_PRIVATE}, long{SHMEM_CTX_SERIALIZED}, 0L}) {
     shmem_ctx_t ctx = SHMEM_CTX_INVALID;
     ASSERT_EQ(shmem_ctx_create(options, &ctx), 0);
     flag[0] = 0;
     shmem_barrier_all();
     for (long round = 1; round <= 20; ++round) {
       const unsigned char bytes[3] = {static_cast<unsigned char>(round), 7, 9};
-      shmem_ctx_putmem_nbi(ctx, odd.get(), bytes, 3, right());
-      shmem_ctx_long_put_nbi(ctx, flag.get(), &round, 1, right());
+      if (round % 3 == 1) {
+        shmem_ctx_putmem(ctx, odd.get(), bytes, 3, right());
+        shmem_ctx_fence(ctx);
+        shmem_ctx_long_atomic_set(ctx, flag.get(), round, right());
+      } else {
+        shmem_ctx_putmem_nbi(ctx, odd.get(), bytes, 3, right());
+        shmem_ctx_long_put_nbi(ctx, flag.get(), &round, 1, right());
+      }
       if (round % 2 == 1) {
         while (!shmem_long_test(flag.get(), SHMEM_CMP_GE, round)) {
         }
@@ -544,7 +553,10 @@ TEST(CombinedPuts, SentBeforeWaitingOnContexts) {
       shmem_ctx_quiet(ctx);
       shmem_barrier_all();  // with the quiet, completes this round's puts everywhere
       EXPECT_EQ(odd[0], static_cast<unsigned char>(round))
-          << (options == SHMEM_CTX_PRIVATE ? "private" : "shared") << " context, round " << round;
+          << (options == SHMEM_CTX_PRIVATE      ? "private"
+              : options == SHMEM_CTX_SERIALIZED ? "serialized"
+                                                : "shared")
+          << " context, round " << round;
       shmem_barrier_all();
     }
     shmem_ctx_destroy(ctx);

@@ -38,8 +38,9 @@
  *              2 PEs: add_rate timed that way).  PE 1's side of every
  *              operation is what it measures.
  *
- * --ctx private or shared issues the timed operations on a context of their
- * own (shmem_ctx_create with SHMEM_CTX_PRIVATE, or with no option) instead of
+ * --ctx private, shared or serialized issues the timed operations on a context
+ * of their own (shmem_ctx_create with SHMEM_CTX_PRIVATE, with no option, or
+ * with SHMEM_CTX_SERIALIZED) instead of
  * SHMEM_CTX_DEFAULT; --thread-level multiple starts the library with
  * shmem_init_thread(SHMEM_THREAD_MULTIPLE) (the benchmark stays on one thread).
  *
@@ -89,7 +90,7 @@ struct options {
     double max_time; /* seconds per point, <= 0: no cap */
     int check;
     int target; /* TARGET_HEAP or TARGET_GLOBAL */
-    int ctx;    /* CTX_DEFAULT, CTX_PRIVATE or CTX_SHARED */
+    int ctx;    /* enum ctx_kind */
 };
 
 /* The context of the timed operations (--ctx). */
@@ -124,7 +125,8 @@ static void usage(FILE *f)
             "                       with --iters)\n"
             "  -g, --target WHERE   heap (default) or global: the objects in a static\n"
             "                       array (--window at most 1024)\n"
-            "  -c, --ctx KIND       default (SHMEM_CTX_DEFAULT), private or shared:\n"
+            "  -c, --ctx KIND       default (SHMEM_CTX_DEFAULT), private, shared or\n"
+            "                       serialized:\n"
             "                       the timed operations on a context of their own\n"
             "      --thread-level L single (default: shmem_init) or multiple\n"
             "                       (shmem_init_thread(SHMEM_THREAD_MULTIPLE))\n"

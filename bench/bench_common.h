@@ -77,13 +77,14 @@ static inline int parse_target(const char *s, int *out)
 }
 
 /* Which context the timed operations use (--ctx): SHMEM_CTX_DEFAULT, or one the benchmark
- * creates, private (SHMEM_CTX_PRIVATE: only the creating thread uses it) or shared (options 0). */
-enum ctx_kind { CTX_DEFAULT, CTX_PRIVATE, CTX_SHARED };
+ * creates, private (SHMEM_CTX_PRIVATE: only the creating thread uses it), shared (options 0)
+ * or serialized (SHMEM_CTX_SERIALIZED: one thread at a time). */
+enum ctx_kind { CTX_DEFAULT, CTX_PRIVATE, CTX_SHARED, CTX_SERIALIZED };
 
 static inline int parse_ctx(const char *s, int *out)
 {
-    static const char *const names[] = {"default", "private", "shared"};
-    for (int k = 0; k < 3; k++)
+    static const char *const names[] = {"default", "private", "shared", "serialized"};
+    for (int k = 0; k < 4; k++)
         if (strcmp(s, names[k]) == 0) {
             *out = k;
             return 0;
@@ -124,7 +125,7 @@ static inline int parse_target_and_ctx_option(int c, const char *arg, int *targe
         return 1;
     case 'c':
         if (parse_ctx(arg, ctx))
-            *bad = "bad value for --ctx (default, private or shared)";
+            *bad = "bad value for --ctx (default, private, shared or serialized)";
         return 1;
     case 'L':
         if (parse_thread_level(arg))

@@ -35,7 +35,10 @@ static inline int make_ctx(int kind, shmem_ctx_t *ctx)
     *ctx = SHMEM_CTX_DEFAULT;
     if (kind == CTX_DEFAULT)
         return 0;
-    if (shmem_ctx_create(kind == CTX_PRIVATE ? SHMEM_CTX_PRIVATE : 0, ctx) == 0)
+    const long options = kind == CTX_PRIVATE      ? SHMEM_CTX_PRIVATE
+                         : kind == CTX_SERIALIZED ? SHMEM_CTX_SERIALIZED
+                                                  : 0;
+    if (shmem_ctx_create(options, ctx) == 0)
         return 0;
     if (shmem_my_pe() == 0)
         fprintf(stderr, "--ctx: shmem_ctx_create failed\n");

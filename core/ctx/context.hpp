@@ -36,11 +36,11 @@ struct shoal_ctx {
   bool serialized_use = false;
   // Where its small puts to other nodes are combined (rma/put_batch.hpp), or null: its own
   // batches (in wait_link), the default context's where it issues on the default worker, or
-  // none where several threads may use it at once.
+  // none where combining is off or its batches could not be set up.
   shoal::rma::PutBatches *batches = nullptr;
   // Its worker and batches, for the waits of the threads that may drive them (see
-  // send_own_batches below); null for the default context, for contexts that issue on the
-  // default worker, and for those several threads may use at once.
+  // send_own_batches below); null for the default context and for contexts that issue on the
+  // default worker.
   std::shared_ptr<shoal::ctx::WaitLink> wait_link;
 
   // Whether several threads may use it at once (the default and shared contexts under

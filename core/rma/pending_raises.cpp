@@ -1,5 +1,7 @@
 #include "rma/pending_raises.hpp"
 
+#include "rma/raised_word.hpp"
+
 namespace shoal::rma {
 
 PendingRaises &pending_raises() noexcept {
@@ -22,6 +24,11 @@ std::optional<PendingRaises::Raise> PendingRaises::note(std::uint64_t *word, std
     if (idle == nullptr) return Raise{pe, word, value};  // no room: send it alone
     *idle = Entry{pe, word, 0, 0};
     entry = idle;
+  }
+  if (raise_user(entry->value) != raise_user(value)) {
+    // A new user of the word (or a fresh entry): its count starts at its zero, none sent.
+    if (entry->waiting()) waiting_.fetch_sub(1, std::memory_order_relaxed);
+    entry->value = entry->sent = raised_value(raise_user(value), 0);
   }
   if (value <= entry->value) return std::nullopt;  // nothing new
   const bool was_waiting = entry->waiting();

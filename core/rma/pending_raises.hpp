@@ -2,8 +2,8 @@
 // acknowledgements, which its writer needs only a few messages later. Each waits for the next
 // store message this PE sends to that PE and rides in it (no message, no system call of its
 // own); one goes alone only once it is `slack` or more past the value last sent for its word.
-// The receiver keeps the maximum of what arrives for such a word (store_message.cpp), so a
-// raise that rides on another connection may overtake an earlier one harmlessly.
+// The receiver keeps the maximum of what arrives for such a word's user (raised_word.hpp), so
+// a raise that rides on another connection may overtake an earlier one harmlessly.
 //
 // Bookkeeping only; store_message.cpp sends. Thread-safe: several threads may send store
 // messages (collectives on different teams under SHMEM_THREAD_MULTIPLE).
@@ -28,9 +28,10 @@ class PendingRaises {
   // Words tracked at once; a further one is raised at once, in a message of its own.
   static constexpr std::size_t kWords = 8;
 
-  // Notes that `word` of pe must reach at least `value` (larger than any value noted for it
-  // before). Returns the raise when it must go now, in a message of its own: `value` is `slack`
-  // or more past the last one sent for the word, or the word finds no room.
+  // Notes that `word` of pe must reach at least `value` (raised_word.hpp: larger than any value
+  // noted for the word's user before; a value for another user starts the count again). Returns
+  // the raise when it must go now, in a message of its own: `value` is `slack` or more past the
+  // last one sent for the word and user, or the word finds no room.
   std::optional<Raise> note(std::uint64_t *word, std::uint64_t value, int pe,
                             std::uint64_t slack) noexcept;
   // The raise waiting for pe, if any, now counted as sent: it rides in the message about to

@@ -7,6 +7,7 @@
 #include "log/log.hpp"
 #include "rma/incoming.hpp"
 #include "rma/pending_raises.hpp"
+#include "rma/raised_word.hpp"
 #include "rma/rma.hpp"
 #include "runtime.hpp"
 #include "transport/progress_thread.hpp"
@@ -19,8 +20,8 @@ constexpr unsigned kStoreMessageId = 1;
 
 // Places are symmetric: a segment and an offset in it, the same on every PE. A dest_segment
 // with kToStash set: the data goes into the receiver's stash buffer of that place (stash.hpp).
-// A word_segment with kRaise set: the word takes the value only if that raises it (a pending
-// raise, pending_raises.hpp, sent alone).
+// A word_segment with kRaise set: the word takes the value only if that raises it for the same
+// user (raised_word.hpp: a pending raise, pending_raises.hpp, sent alone).
 constexpr std::uint32_t kToStash = 0x80000000u;
 constexpr std::uint32_t kRaise = 0x80000000u;
 struct Header {
@@ -46,14 +47,17 @@ std::uint64_t stash_key(std::uint32_t segment, std::uint64_t offset) noexcept {
   return offset << 1 | (segment == kHeapSegment ? 0 : 1);
 }
 
-// Sets *word to value unless it holds more already (messages on different connections may
-// arrive out of order). Only the receiving worker writes such a word.
-void raise(std::byte *word, std::uint64_t value) noexcept {
+// A raise (raised_word.hpp), which messages on different connections may bring out of order,
+// or late: after the word's team was destroyed and its slot given to the next one. Only the
+// receiving worker raises such a word.
+void apply_raise(const Runtime &rt, std::byte *word, std::uint64_t value) noexcept {
   auto *w = reinterpret_cast<std::uint64_t *>(word);
-  std::uint64_t now = __atomic_load_n(w, __ATOMIC_RELAXED);
-  while (now < value &&
-         !__atomic_compare_exchange_n(w, &now, value, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
-  }
+  if (!raise_word(w, value) &&
+      raise_user(__atomic_load_n(w, __ATOMIC_RELAXED)) != raise_user(value))
+    SMA_LOG_DEBUG("rma",
+                  "pe {}: dropped a raise of the word at {} for its previous user (team "
+                  "generation {}): it arrived after the word changed hands",
+                  rt.my_pe, static_cast<const void *>(word), raise_user(value));
 }
 
 ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_bytes, void *data,
@@ -86,10 +90,10 @@ ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_
                   rt.my_pe, header_bytes, bytes);
     return UCS_OK;
   }
-  if (with_rider) raise(rider_word, hr.rider.value);
+  if (with_rider) apply_raise(rt, rider_word, hr.rider.value);
   if (bytes != 0) copy_for_peer(dest, data, bytes);
   if (h.word_segment & kRaise)
-    raise(word, h.value);
+    apply_raise(rt, word, h.value);
   else
     __atomic_store_n(reinterpret_cast<std::uint64_t *>(word), h.value, __ATOMIC_RELEASE);
   return UCS_OK;

@@ -57,7 +57,9 @@ void stash_then_store(const void *place, const void *source, std::size_t bytes, 
 // now (rma/pending_raises.hpp): the value rides in the next store message to pe, and goes in
 // a message of its own (a stream's) once it is `slack` or more past the last one sent for the
 // word. So after this call pe has been sent at least value - slack + 1. For acknowledgements
-// a peer needs only a few messages later. Values for a word must only grow.
+// a peer needs only a few messages later. `value` names the word's user in its top bits
+// (rma/raised_word.hpp), and pe's word takes it only while it names the same user; a user's
+// values for a word must only grow.
 void raise_eventually(std::uint64_t *word, std::uint64_t value, int pe, std::uint64_t slack,
                       const char *routine) noexcept;
 

@@ -1,6 +1,8 @@
 // The bookkeeping of raises that ride in the next store message to their PE
-// (core/rma/pending_raises.hpp): when one waits, when it must go alone, which message takes it.
+// (core/rma/pending_raises.hpp): when one waits, when it must go alone, which message takes it;
+// and what a raise does to its word (core/rma/raised_word.hpp).
 #include "rma/pending_raises.hpp"
+#include "rma/raised_word.hpp"
 
 #include <gtest/gtest.h>
 
@@ -75,6 +77,40 @@ TEST(PendingRaises, ForgetsWordsOfMemoryGivenBack) {
   ASSERT_TRUE(rider);
   EXPECT_EQ(rider->word, &other) << "the forgotten word must not ride";
   EXPECT_FALSE(raises.take(5));
+}
+
+// A word that changed hands (its team's slot given to the next team) counts from the new
+// user's zero: the new user's first values wait to ride like any first ones.
+TEST(PendingRaises, ANewUserCountsFromItsZero) {
+  PendingRaises raises;
+  std::uint64_t word = 0;
+  for (std::uint64_t v = 1; v < kSlack; ++v)
+    EXPECT_FALSE(raises.note(&word, raised_value(1, v), 2, kSlack)) << v;
+  EXPECT_FALSE(raises.note(&word, raised_value(2, 1), 2, kSlack))
+      << "not kSlack past the old user's last one sent: a new count";
+  const auto rider = raises.take(2);
+  ASSERT_TRUE(rider);
+  EXPECT_EQ(rider->value, raised_value(2, 1)) << "only the new user's value rides";
+  EXPECT_FALSE(raises.take(2));
+  for (std::uint64_t v = 2; v <= kSlack; ++v)
+    EXPECT_FALSE(raises.note(&word, raised_value(2, v), 2, kSlack)) << v;
+  EXPECT_TRUE(raises.note(&word, raised_value(2, kSlack + 1), 2, kSlack));
+}
+
+// What a message's raise does to the word it names (raised_word.hpp).
+TEST(RaisedWord, RaisesOnlyItsUsersCount) {
+  std::uint64_t word = raised_value(7, 0);
+  EXPECT_TRUE(raise_word(&word, raised_value(7, 3)));
+  EXPECT_FALSE(raise_word(&word, raised_value(7, 2))) << "an older raise that arrives late";
+  EXPECT_EQ(word, raised_value(7, 3));
+  EXPECT_FALSE(raise_word(&word, raised_value(6, 9))) << "the previous user's raise";
+  EXPECT_FALSE(raise_word(&word, raised_value(8, 1))) << "a user the word does not have yet";
+  EXPECT_EQ(word, raised_value(7, 3));
+  EXPECT_EQ(raise_user(word), 7u);
+  EXPECT_EQ(raise_count(word), 3u);
+  // Users wrap at kRaiseUserBits bits; counts keep their own bits.
+  EXPECT_EQ(raise_user(raised_value(kRaiseUserMask + 2, 5)), 1u);
+  EXPECT_EQ(raise_count(raised_value(kRaiseUserMask, kRaiseCountMask)), kRaiseCountMask);
 }
 
 }  // namespace

@@ -9,8 +9,16 @@
 //                                       kExchangeMsgLines lines used in alternation, so they
 //                                       need no credit while every message is answered;
 //   [kExchangeLines, + kBcastLines)     broadcasts from that sender, a ring of one-line messages;
-//   kAck                                that sender's acknowledgements of this PE's broadcasts
-//                                       (how many it has read), in this PE's memory.
+//   kAck                                acknowledgements of broadcasts between the two (how
+//                                       many the reader has read): on the node, this PE's of
+//                                       that PE's, stored here by this PE and loaded by that
+//                                       one, so none can land after this PE gave the slot to
+//                                       another team; across nodes, that PE's of this PE's,
+//                                       raised here by its messages. The word names the
+//                                       team's generation on the slot in its top bits (the
+//                                       runtime's raised words, rma/raised_word.hpp), so a
+//                                       raise that arrives after the slot changed teams is
+//                                       dropped; acknowledgements on the node carry it too.
 // Every line of a message carries the message's sequence number.
 // Sequence numbers count per pair of PEs (by slot index, like the channels' counters), so the
 // active sets sharing one slot use them consistently.
@@ -46,6 +54,19 @@ inline std::uint64_t *seq_of(std::byte *line) noexcept {
 inline const std::uint64_t *seq_of(const std::byte *line) noexcept {
   return reinterpret_cast<const std::uint64_t *>(line + kLinePayload);
 }
+
+// The acknowledgement word between this PE and slot index `other` (kAck), in this PE's copy.
+inline std::uint64_t *ack_word(const Slot &s, int other) noexcept {
+  return seq_of(local(s, other, kAck));
+}
+// The word's value for `count` broadcasts read, in the slot's team: its generation above
+// kAckCountBits, the count below.
+constexpr int kAckCountBits = 64 - kGenerationBits;
+constexpr std::uint64_t kAckCountMask = (std::uint64_t{1} << kAckCountBits) - 1;
+inline std::uint64_t ack_value(const Slot &s, std::uint64_t count) noexcept {
+  return s.generation << kAckCountBits | (count & kAckCountMask);
+}
+inline std::uint64_t ack_count(std::uint64_t value) noexcept { return value & kAckCountMask; }
 
 // Whether every PE of the team has lines in the slot (the same answer on every PE).
 inline bool available(const Channel &ch) noexcept {

@@ -94,12 +94,15 @@ class Channel {
   virtual const std::byte *stashed(const void *place) const noexcept = 0;
 
   // Tells peer, not necessarily now, that this PE got as far as `value`: raises peer's
-  // symmetric 64-bit word at word_here to value (values for a word only grow). A mapped peer
-  // gets a store at once; another rides in the next message this PE sends it (any team, any
-  // collective) and goes alone only once it is `slack` or more past the value last sent. So
-  // after the call peer has been sent at least value - slack + 1, and it sees what was sent
-  // in time -- for acknowledgements that a peer needs only a few messages later
-  // (broadcast/cache_line), which then cost no message of their own where traffic goes back.
+  // symmetric 64-bit word at word_here to value, a raised word's value (rma/raised_word.hpp:
+  // its top bits name the team's generation, and peer's word takes it only while it names the
+  // same one; a generation's values for a word only grow). The raise rides in the next message
+  // this PE sends peer (any team, any collective) and goes alone only once it is `slack` or
+  // more past the value last sent. So after the call peer has been sent at least
+  // value - slack + 1, and it sees what was sent in time -- for acknowledgements that a peer on
+  // another node needs only a few messages later (broadcast/cache_line), which then cost no
+  // message of their own where traffic goes back. (A peer on the node is better told with a
+  // store into this PE's own memory, which it loads.)
   virtual void acknowledge(std::uint64_t *word_here, std::uint64_t value, int peer,
                            std::uint64_t slack) noexcept = 0;
 

@@ -183,9 +183,9 @@ Failure init_collectives(Runtime &rt) {
     return f;
   if (Failure f = init_selection(rt.config)) return f;
   // Fresh memory: no clearing (a faster PE may have signalled already).
-  slots::assign(shoal_team_world, 0, false);
-  slots::assign(shoal_team_shared, 1, false);
-  slots::bind(active_sets_slot(), 2, rt.n_pes, false);
+  slots::assign(shoal_team_world, 0, false, 0);
+  slots::assign(shoal_team_shared, 1, false, 0);
+  slots::bind(active_sets_slot(), 2, rt.n_pes, false, 0);
   if (rt.my_pe == 0 && rt.config.info) std::fputs(describe_selection().c_str(), stdout);
   return {};
 }

@@ -3,8 +3,10 @@
 #include <atomic>
 #include <cstring>
 
+#include "collectives/cache_lines.hpp"
 #include "collectives/slot.hpp"
 #include "ctx/context.hpp"
+#include "rma/raised_word.hpp"
 #include "rma/rma.hpp"
 #include "rma/stash.hpp"
 #include "rma/store_message.hpp"
@@ -128,12 +130,12 @@ const std::byte *RuntimeChannel::stashed(const void *place) const noexcept {
   return rma::stashed(place);
 }
 
+// The acknowledgement words' format is the runtime's raised word's.
+static_assert(lines::kAckCountBits == rma::kRaiseCountBits);
+
 void RuntimeChannel::acknowledge(std::uint64_t *word_here, std::uint64_t value, int peer,
                                  std::uint64_t slack) noexcept {
-  if (std::byte *word = mapped(word_here, peer))
-    __atomic_store_n(reinterpret_cast<std::uint64_t *>(word), value, __ATOMIC_RELEASE);
-  else
-    rma::raise_eventually(word_here, value, world_pe(peer), slack, routine_);
+  rma::raise_eventually(word_here, value, world_pe(peer), slack, routine_);
 }
 
 void RuntimeChannel::wait(const std::uint64_t *word, std::uint64_t value) noexcept {

@@ -39,12 +39,20 @@ constexpr std::size_t kCheckSequence = 0, kCheckAck = 8;  // indices of Slot::ch
 constexpr std::size_t kCheckRecordBytes = 128;
 constexpr std::size_t kCheckBytes = 2 * kLineBytes + kCheckRecordBytes;
 
+// A team's generation on its slot (Slot::generation) counts modulo 2^kGenerationBits: it
+// fills the top bits of the words that other PEs' messages raise (cache_lines.hpp).
+constexpr int kGenerationBits = 16;
+
 struct Slot {
   Slot() = default;
   Slot(const Slot &) = delete;
   Slot &operator=(const Slot &) = delete;
 
-  int index = -1;                    // which slot of the area; -1: none (not a member)
+  int index = -1;  // which slot of the area; -1: none (not a member)
+  // The team's generation on the slot, the same on every member and different from that of
+  // the slot's earlier teams on each (team_split.cpp); it names the team in the words other PEs
+  // raise (acknowledgements, cache_lines.hpp), so a raise meant for an earlier team is dropped.
+  std::uint64_t generation = 0;
   std::uint64_t *arrived = nullptr;  // [team PE i]: notifications team PE i has sent this PE
   std::uint64_t *granted = nullptr;  // [team PE i]: credits team PE i has granted this PE
   std::uint64_t *counts = nullptr;   // [team PE i]: collect's element count of team PE i

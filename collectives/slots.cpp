@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "collectives/cache_lines.hpp"
 #include "collectives/state.hpp"
 #include "config/config.hpp"
 #include "rma/pending_raises.hpp"
@@ -60,6 +61,7 @@ void attach(std::byte *base, const Config &config, int world_pes) noexcept {
   a.slot_bytes = 3 * a.flags_bytes + kMaskBytes + box_area(world_pes) + line_area(world_pes) +
                  record_area(world_pes) + a.scratch_bytes + kCheckBytes + a.plugin_scratch_bytes;
   a.used.fill(0);
+  a.generations.assign(static_cast<std::size_t>(a.count), 0);
 }
 
 void detach() noexcept { area() = Area{}; }
@@ -94,10 +96,16 @@ void clear_words(std::byte *start, std::size_t bytes) noexcept {
 
 }  // namespace
 
-void bind(Slot &slot, int index, int team_pes, bool clear) noexcept {
+std::uint64_t generation(int index) noexcept {
+  return area().generations[static_cast<std::size_t>(index)];
+}
+
+void bind(Slot &slot, int index, int team_pes, bool clear, std::uint64_t generation) noexcept {
   Area &a = area();
   std::byte *base = a.base + static_cast<std::size_t>(index) * a.slot_bytes;
   slot.index = index;
+  slot.generation = generation;
+  a.generations[static_cast<std::size_t>(index)] = generation;
   slot.arrived = reinterpret_cast<std::uint64_t *>(base);
   slot.granted = reinterpret_cast<std::uint64_t *>(base + a.flags_bytes);
   slot.counts = reinterpret_cast<std::uint64_t *>(base + 2 * a.flags_bytes);
@@ -120,6 +128,10 @@ void bind(Slot &slot, int index, int team_pes, bool clear) noexcept {
     // The lines' sequence words count from zero again, like the counters, and so do the
     // mismatch check's words and whatever flags plug-ins keep in their scratch.
     clear_words(slot.lines, line_area(a.world_pes));
+    // Raises for the previous team still in flight find a word of another generation and are
+    // dropped (rma/raised_word.hpp).
+    for (int from = 0; from < slot.line_peers; ++from)
+      __atomic_store_n(lines::ack_word(slot, from), lines::ack_value(slot, 0), __ATOMIC_RELAXED);
     clear_words(reinterpret_cast<std::byte *>(slot.check), 2 * kLineBytes);
     if (slot.plugin_scratch != nullptr) clear_words(slot.plugin_scratch, slot.plugin_scratch_bytes);
   }
@@ -127,9 +139,9 @@ void bind(Slot &slot, int index, int team_pes, bool clear) noexcept {
   a.used[static_cast<std::size_t>(index) / 64] |= std::uint64_t{1} << (index % 64);
 }
 
-void assign(shoal_team &team, int index, bool clear) {
+void assign(shoal_team &team, int index, bool clear, std::uint64_t generation) {
   auto state = std::make_unique<TeamSlot>();
-  bind(state->slot, index, team.n_pes, clear);
+  bind(state->slot, index, team.n_pes, clear, generation);
   team.collective = std::move(state);
 }
 

@@ -33,13 +33,17 @@ int split_capacity() noexcept;  // SMA_TEAMS_MAX
 std::vector<std::uint64_t> in_use() noexcept;
 // The lowest slot free in `used` (bits of every member's in_use() OR-ed), or -1.
 int first_free(const std::vector<std::uint64_t> &used) noexcept;
-// Gives `slot` the slot `index` for a team of team_pes PEs and marks it in use here. With
-// `clear`, zeroes the slot's counters here: a recycled slot holds its previous team's counts, so
-// every member clears and then synchronizes (over the parent team) before the first use. The
-// predefined teams start on fresh memory and must not clear (a peer may have signalled already).
-void bind(Slot &slot, int index, int team_pes, bool clear) noexcept;
+// The generation of the last team bound to slot `index` here (0: none yet).
+std::uint64_t generation(int index) noexcept;
+// Gives `slot` the slot `index` for a team of team_pes PEs and `generation` (Slot::generation)
+// and marks it in use here. With `clear`, zeroes the slot's counters here and sets its
+// acknowledgement words to the generation's zero: a recycled slot holds its previous team's
+// counts, so every member clears and then synchronizes (over the parent team) before the first
+// use. The predefined teams start on fresh memory, generation 0, and must not clear (a peer may
+// have signalled already).
+void bind(Slot &slot, int index, int team_pes, bool clear, std::uint64_t generation) noexcept;
 // The same for a team: its collective state becomes a new Slot bound to `index`, which is free
 // here again once the team (or its state) is destroyed.
-void assign(shoal_team &team, int index, bool clear);
+void assign(shoal_team &team, int index, bool clear, std::uint64_t generation);
 
 }  // namespace shoal::coll::slots

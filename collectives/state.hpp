@@ -31,6 +31,7 @@ struct Area {
   std::size_t plugin_scratch_bytes = 0;
   std::size_t slot_bytes = 0;
   std::array<std::uint64_t, kMaskWords> used{};  // bit per slot
+  std::vector<std::uint64_t> generations;        // per slot: the last team's generation here
 };
 }  // namespace slots
 

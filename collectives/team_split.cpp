@@ -1,7 +1,8 @@
 // Team creation from a parent team: shmem_team_split_strided and shmem_team_split_2d. Every PE
 // of the parent calls; the members agree on a slot of the collective area free on each of them
-// through an OR reduction (over the parent) of the slots each member has in use, clear it, and
-// synchronize over the parent before the new team is used. The teams themselves (lookup, the
+// through an OR reduction (over the parent) of the slots each member has in use, agree on the
+// new team's generation on that slot (a MAX reduction), clear it, and synchronize over the
+// parent before the new team is used. The teams themselves (lookup, the
 // live set, destruction) are core's (core/team); the agreement needs a collective, so the splits
 // live here.
 #include "collectives/team_split.hpp"
@@ -51,13 +52,33 @@ std::vector<std::uint64_t> used_by_members(shoal_team &parent, bool member, cons
   return std::vector<std::uint64_t>(masks, masks + kMaskWords);
 }
 
+// The generations of new teams on `slots` (Slot::generation): for each, one past the highest
+// any member has had on that slot, so on every member it differs from the generation of each
+// team the slot had before, and a raise still in flight for one of those cannot move a word of
+// the new team (cache_lines.hpp). A MAX reduction over the parent, where a PE that joins
+// no new team adds nothing. Empty after an error.
+std::vector<std::uint64_t> next_generations(shoal_team &parent, const std::vector<int> &slots,
+                                            bool member, const char *routine) {
+  std::vector<std::uint64_t> mine;
+  for (int slot : slots) mine.push_back(member ? slots::generation(slot) : 0);
+  // The mask reduction's result is copied out, so its words are free again.
+  std::uint64_t *highest = channel_slot(parent).masks;
+  if (reduce(&parent, highest, mine.data(), mine.size(), sizeof(std::uint64_t),
+             combine<ReduceOp::max, std::uint64_t>, routine) != 0)
+    return {};
+  std::vector<std::uint64_t> next;
+  for (std::size_t i = 0; i < slots.size(); ++i)
+    next.push_back((highest[i] + 1) & ((std::uint64_t{1} << kGenerationBits) - 1));
+  return next;
+}
+
 void mark(std::vector<std::uint64_t> &used, int slot) {
   used[static_cast<std::size_t>(slot) / 64] |= std::uint64_t{1} << (slot % 64);
 }
 
 // A team of the given world PEs on `slot`, or null when this PE is not among them.
-shoal_team *make_team(const std::vector<int> &members, int slot, const shmem_team_config_t *config,
-                      long config_mask) {
+shoal_team *make_team(const std::vector<int> &members, int slot, std::uint64_t generation,
+                      const shmem_team_config_t *config, long config_mask) {
   const int me = g_runtime->my_pe;
   auto team = std::make_unique<shoal_team>();
   team->members = members;
@@ -66,7 +87,7 @@ shoal_team *make_team(const std::vector<int> &members, int slot, const shmem_tea
   if (team->my_pe < 0) return nullptr;
   team->config_mask = config_mask;
   if (config != nullptr && (config_mask & SHMEM_TEAM_NUM_CONTEXTS)) team->config = *config;
-  slots::assign(*team, slot, true);
+  slots::assign(*team, slot, true, generation);
   shoal_team *raw = team.release();
   shoal::team::add_live(raw);
   return raw;
@@ -128,7 +149,9 @@ int split_strided(shmem_team_t parent_handle, int start, int stride, int size,
     if (ok) SMA_LOG_ERROR("team", "{}", slots_exhausted(routine));
     return -1;
   }
-  shoal_team *team = make_team(members, slot, config, config_mask);
+  const std::vector<std::uint64_t> generation = next_generations(*parent, {slot}, member, routine);
+  if (generation.empty()) return -1;
+  shoal_team *team = make_team(members, slot, generation[0], config, config_mask);
   // Nobody uses the new team before every member has cleared its slot.
   if (sync(parent, routine) != 0) return -1;
   *new_team = team;
@@ -167,8 +190,11 @@ int split_2d(shmem_team_t parent_handle, int xrange, const shmem_team_config_t *
     if (ok) SMA_LOG_ERROR("team", "{}", slots_exhausted(routine));
     return -1;
   }
-  shoal_team *xt = make_team(row, x_slot, xaxis_config, xaxis_mask);
-  shoal_team *yt = make_team(column, y_slot, yaxis_config, yaxis_mask);
+  const std::vector<std::uint64_t> generation =
+      next_generations(*parent, {x_slot, y_slot}, true, routine);
+  if (generation.empty()) return -1;
+  shoal_team *xt = make_team(row, x_slot, generation[0], xaxis_config, xaxis_mask);
+  shoal_team *yt = make_team(column, y_slot, generation[1], yaxis_config, yaxis_mask);
   if (sync(parent, routine) != 0) return -1;
   *xaxis_team = xt;
   *yaxis_team = yt;

@@ -11,17 +11,21 @@
 // before each step.
 //
 // A broadcast is one-directional, so the root must know a reader is done with a line before it
-// writes that line again: readers acknowledge messages in a line of their own in the root's
-// slot. The root's lines per reader form a ring of kBcastLines, so it needs to know only that
-// the reader has read the message kBcastLines before; it reads the acknowledgements after its
-// stores, once every few calls, and learns then about every message read so far, so it almost
-// never waits for one and never on the readers' critical path. A reader on the root's node
-// acknowledges every message (a store); one on another node through Channel::acknowledge,
-// since a network message of its own costs the reader a system call (several microseconds
-// over TCP): the acknowledgement rides in the reader's next message to the root (a barrier's,
-// say) and goes alone only kAckSlack messages after the last one that went. Whatever message
-// the root waits for to be read, the reader has sent at least the acknowledgement of the
-// message kAckSlack - 1 before the last one the root wrote, and kAckSlack <= kBcastLines.
+// writes that line again: readers acknowledge messages in an acknowledgement word per pair
+// (lines::ack_word). The root's lines per reader form a ring of kBcastLines, so it needs to
+// know only that the reader has read the message kBcastLines before; it reads the
+// acknowledgements after its stores, once every few calls, and learns then about every message
+// read so far, so it almost never waits for one and never on the readers' critical path. A
+// reader on the root's node acknowledges every message, a store into its own word, which the
+// root loads; one on another node through Channel::acknowledge into the root's word, since a
+// network message of its own costs the reader a system call (several microseconds over TCP):
+// the acknowledgement rides in the reader's next message to the root (a barrier's, say) and
+// goes alone only kAckSlack messages after the last one that went. Whatever message the root
+// waits for to be read, the reader has sent at least the acknowledgement of the message
+// kAckSlack - 1 before the last one the root wrote, and kAckSlack <= kBcastLines. Neither kind
+// can move a word of the slot's next team: a reader still in its last broadcast of a destroyed
+// team stores into its own slot, which it has not given back yet, and a raise that arrives late
+// names the old team's generation (cache_lines.hpp).
 //
 // A PE sends up to n - 1 messages, so across nodes it serves teams of up to kMaxNetworkTeam PEs
 // (on the node, where a message is a store, any team); teams with PEs of slot index kBoxPeers
@@ -109,6 +113,25 @@ class NodeTree {
   int head_of_node_[kMaxNetworkTeam] = {};  // by node: the position of its head
 };
 
+// The word where reader r acknowledges this PE's broadcasts to it: its own when it is on this
+// node (this PE loads it there), else this PE's (its messages raise it).
+const std::uint64_t *acknowledgements_of(const Channel &ch, const Slot &s, int r) {
+  const std::uint64_t *at_reader = lines::ack_word(s, ch.slot_index(ch.rank()));
+  if (const std::byte *mapped = ch.mapped(at_reader, r))
+    return reinterpret_cast<const std::uint64_t *>(mapped);
+  return lines::ack_word(s, ch.slot_index(r));
+}
+
+// Tells the writer of this PE's lines that it has read `count` of its broadcasts.
+void acknowledge(Channel &ch, const Slot &s, int writer, std::uint64_t count) {
+  const std::uint64_t value = lines::ack_value(s, count);
+  std::uint64_t *mine = lines::ack_word(s, ch.slot_index(writer));
+  if (ch.mapped(mine, writer) != nullptr)
+    __atomic_store_n(mine, value, __ATOMIC_RELEASE);
+  else
+    ch.acknowledge(lines::ack_word(s, ch.slot_index(ch.rank())), value, writer, kAckSlack);
+}
+
 // Writes `source` into the line of every reader this PE writes (the root's, or a relay's).
 // Those of this node first when that is a store each, which the other nodes' readers need not
 // wait behind; last when it is a message each (stashed). Other nodes' heads in team order from
@@ -128,10 +151,9 @@ void write_lines(Channel &ch, const Args &a, const NodeTree &tree, const void *s
       if ((mapped != nullptr) != on_node) continue;
       const std::uint64_t seq = ++s.bcasts_out[ri];
       if (seq > s.bcasts_acked[ri] + kBcastLines) {  // r may still read message seq - kBcastLines
-        const std::uint64_t *ack =
-            lines::seq_of(lines::local(s, static_cast<int>(ri), lines::kAck));
-        lines::wait_for(ch, ack, seq - kBcastLines);
-        s.bcasts_acked[ri] = lines::load(ack);
+        const std::uint64_t *ack = acknowledgements_of(ch, s, r);
+        lines::wait_for(ch, ack, lines::ack_value(s, seq - kBcastLines));
+        s.bcasts_acked[ri] = lines::ack_count(lines::load(ack));
       }
       if (stashed(bytes))
         ch.signal_stashed(lines::seq_of(line_here), seq, r, line_here, source, bytes,
@@ -144,16 +166,16 @@ void write_lines(Channel &ch, const Args &a, const NodeTree &tree, const void *s
   // Look ahead, off the readers' path: when the next message would reuse a line whose reading
   // is not yet known, learn how far each reader has got (usually the message before this one).
   for (int k = 1; k < n; ++k) {
-    const auto ri = static_cast<std::size_t>(ch.slot_index((me + k) % n));
+    const int r = (me + k) % n;
+    const auto ri = static_cast<std::size_t>(ch.slot_index(r));
     if (s.bcasts_out[ri] + 1 > s.bcasts_acked[ri] + kBcastLines)
-      s.bcasts_acked[ri] =
-          lines::load(lines::seq_of(lines::local(s, static_cast<int>(ri), lines::kAck)));
+      s.bcasts_acked[ri] = lines::ack_count(lines::load(acknowledgements_of(ch, s, r)));
   }
 }
 
 void run(Channel &ch, const Args &a) {
   Slot &s = ch.slot();
-  const int me = ch.rank(), mine = ch.slot_index(me);
+  const int me = ch.rank();
   const std::size_t bytes = a.bytes();
   const NodeTree tree(ch, a.root);
 
@@ -169,7 +191,7 @@ void run(Channel &ch, const Args &a) {
   lines::wait_for(ch, lines::seq_of(line), seq);
   std::memcpy(a.dest, stashed(bytes) ? ch.stashed(line) : line, bytes);
   // Done with the line: its writer may write it again.
-  ch.acknowledge(lines::seq_of(lines::local(s, mine, lines::kAck)), seq, writer, kAckSlack);
+  acknowledge(ch, s, writer, seq);
   // A relay passes the message on to its child nodes and the rest of its node.
   if (tree.relays(me)) write_lines(ch, a, tree, a.dest);
 }

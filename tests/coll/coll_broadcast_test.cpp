@@ -154,3 +154,45 @@ TEST(CollBroadcast, LineSizesBackToBack) {
   }
   shmem_barrier_all();
 }
+
+// Teams made and destroyed in turn, which take the same slot of the collective area, with
+// memberships that change so that the PEs' histories of that slot differ (a PE left out of a
+// team misses its generation). Each team runs 20 one-element broadcasts from one root -- the
+// cache-line ring wraps, so the root depends on its readers' acknowledgements, which across
+// nodes name the team's generation on the slot -- and is destroyed right after the last one,
+// with no barrier. Members that disagreed on the generation would drop each other's
+// acknowledgements, and the root would wait for them forever.
+TEST(CollBroadcast, TeamsRecycleTheirSlot) {
+  const int n = shmem_n_pes(), me = shmem_my_pe();
+  SymBuffer dest(sizeof(long)), source(sizeof(long));
+  ASSERT_TRUE(dest && source);
+  struct Shape {
+    int start, stride, size;
+  };
+  const Shape shapes[] = {{0, 1, n},     {1, 1, n - 1}, {0, 2, (n + 1) / 2}, {0, 1, n - 1},
+                          {1, 2, n / 2}, {0, 1, n},     {n - 2, 1, 2},       {0, n - 1, 2}};
+  long* d = dest.as<long>();
+  long* s = source.as<long>();
+  int round = 0;
+  for (int pass = 0; pass < 3; ++pass)
+    for (const Shape& shape : shapes) {
+      ++round;
+      if (shape.size < 2 || shape.size > n || shape.start < 0) continue;  // the same everywhere
+      shmem_team_t team = SHMEM_TEAM_INVALID;
+      const int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, shape.start, shape.stride,
+                                              shape.size, nullptr, 0, &team);
+      EXPECT_EQ(rc, 0) << "round " << round;
+      if (team == SHMEM_TEAM_INVALID) continue;  // not a member
+      const int root = round % shmem_team_n_pes(team);
+      const int root_pe = shmem_team_translate_pe(team, root, SHMEM_TEAM_WORLD);
+      for (long i = 0; i < 20; ++i) {
+        *s = me * 1000000L + round * 100L + i;
+        *d = -1;
+        EXPECT_EQ(shmem_long_broadcast(team, d, s, 1, root), 0);
+        EXPECT_EQ(*d, root_pe * 1000000L + round * 100L + i)
+            << "round " << round << ", broadcast " << i << " from team PE " << root;
+      }
+      shmem_team_destroy(team);
+    }
+  shmem_barrier_all();
+}

@@ -11,9 +11,11 @@
 #include <memory>
 #include <vector>
 
+#include "collectives/cache_lines.hpp"
 #include "collectives/slots.hpp"
 #include "collectives/state.hpp"
 #include "config/config.hpp"
+#include "rma/raised_word.hpp"
 
 namespace {
 
@@ -78,14 +80,14 @@ TEST(CollState, AttachBindAndGiveBack) {
   EXPECT_EQ(slots::split_capacity(), 5);
   EXPECT_EQ(slots::first_free(slots::in_use()), 0);
 
-  slots::bind(active_sets_slot(), 2, kWorldPes, false);
+  slots::bind(active_sets_slot(), 2, kWorldPes, false, 0);
   EXPECT_EQ(&active_sets_slot(), &state.active_sets_slot);
   EXPECT_TRUE(in_use(2));
   EXPECT_EQ(slots::first_free(slots::in_use()), 0);
 
   shoal_team world = team_of(kWorldPes), shared = team_of(2);
-  slots::assign(world, 0, false);
-  slots::assign(shared, 1, false);
+  slots::assign(world, 0, false, 0);
+  slots::assign(shared, 1, false, 0);
   EXPECT_EQ(slots::first_free(slots::in_use()), 3);
 
   // Every slot's memory lies inside the area, one after another, in index order.
@@ -98,7 +100,7 @@ TEST(CollState, AttachBindAndGiveBack) {
 
   // A split team takes slot 3; destroyed, it gives the slot back here.
   shoal_team split = team_of(2);
-  slots::assign(split, 3, true);
+  slots::assign(split, 3, true, 1);
   EXPECT_TRUE(in_use(3));
   EXPECT_EQ(slots::first_free(slots::in_use()), 4);
   split.collective.reset();
@@ -119,19 +121,37 @@ TEST(CollState, RecycledSlotClearedOnlyWhenAsked) {
   slots::attach(buffer.base(), config, kWorldPes);
 
   shoal_team first = team_of(2);
-  slots::assign(first, 4, true);
+  slots::assign(first, 4, true, 1);
   channel_slot(first).arrived[1] = 7;  // a count the team left behind
   first.collective.reset();
 
   shoal_team kept = team_of(2);  // fresh memory: a peer may have signalled already
-  slots::assign(kept, 4, false);
+  slots::assign(kept, 4, false, 1);
   EXPECT_EQ(channel_slot(kept).arrived[1], 7u);
   kept.collective.reset();
 
   shoal_team cleared = team_of(2);  // a recycled slot starts from zero
-  slots::assign(cleared, 4, true);
+  slots::assign(cleared, 4, true, 2);
   EXPECT_EQ(channel_slot(cleared).arrived[1], 0u);
   cleared.collective.reset();
+
+  // A recycled slot's acknowledgement words start at the new generation's zero, so a raise
+  // still in flight for the slot's previous team is dropped (rma/raised_word.hpp).
+  shoal_team older = team_of(2);
+  slots::assign(older, 4, true, 3);
+  std::uint64_t *ack = lines::ack_word(channel_slot(older), 1);
+  EXPECT_TRUE(rma::raise_word(ack, lines::ack_value(channel_slot(older), 5)));
+  older.collective.reset();
+  shoal_team newer = team_of(2);
+  slots::assign(newer, 4, true, 4);
+  EXPECT_EQ(slots::generation(4), 4u);
+  EXPECT_EQ(channel_slot(newer).generation, 4u);
+  EXPECT_EQ(*ack, lines::ack_value(channel_slot(newer), 0));
+  EXPECT_FALSE(rma::raise_word(ack, rma::raised_value(3, 7))) << "the old team's raise";
+  EXPECT_EQ(lines::ack_count(*ack), 0u);
+  EXPECT_TRUE(rma::raise_word(ack, lines::ack_value(channel_slot(newer), 2)));
+  EXPECT_EQ(lines::ack_count(*ack), 2u);
+  newer.collective.reset();
   slots::detach();
 }
 
@@ -144,9 +164,9 @@ TEST(CollState, SecondLifeStartsFresh) {
     LayerState first;
     bind_state(&first);
     slots::attach(first_buffer.base(), config, kWorldPes);
-    slots::assign(leftover, 5, true);
+    slots::assign(leftover, 5, true, 1);
     shoal_team detached = team_of(2);
-    slots::assign(detached, 6, true);
+    slots::assign(detached, 6, true, 1);
     EXPECT_TRUE(in_use(5));
     EXPECT_TRUE(in_use(6));
     slots::detach();
@@ -163,7 +183,7 @@ TEST(CollState, SecondLifeStartsFresh) {
   EXPECT_FALSE(in_use(5));
   EXPECT_EQ(slots::first_free(slots::in_use()), 0);
   shoal_team again = team_of(2);
-  slots::assign(again, 5, true);
+  slots::assign(again, 5, true, 1);
   const auto *arrived = reinterpret_cast<std::byte *>(channel_slot(again).arrived);
   EXPECT_GT(arrived, second_buffer.base());
   EXPECT_LT(arrived, second_buffer.base() + bytes);

@@ -33,8 +33,7 @@ constexpr std::uint64_t raise_count(std::uint64_t value) noexcept {
 inline bool raise_word(std::uint64_t *word, std::uint64_t value) noexcept {
   std::uint64_t now = __atomic_load_n(word, __ATOMIC_RELAXED);
   while (raise_user(now) == raise_user(value) && now < value)
-    if (__atomic_compare_exchange_n(word, &now, value, false, __ATOMIC_RELEASE,
-                                    __ATOMIC_RELAXED))
+    if (__atomic_compare_exchange_n(word, &now, value, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
       return true;
   return false;
 }

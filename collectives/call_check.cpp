@@ -6,10 +6,12 @@
 #include <cstring>
 #include <string>
 
+#include "collectives/cache_lines.hpp"
 #include "collectives/registry.hpp"
 #include "collectives/runtime_channel.hpp"
 #include "collectives/slot_state.hpp"
 #include "config/config.hpp"
+#include "rma/raised_word.hpp"
 #include "runtime.hpp"
 #include "team/team.hpp"
 
@@ -69,6 +71,19 @@ std::string describe(const Wire &w, const std::string &team) {
   return out + ")";
 }
 
+// Tells the predecessor that its record `number` is read, in a raised word of the team's
+// generation (cache_lines.hpp): nothing waits for the last one before the team is destroyed, so
+// it may land after the predecessor gave the slot to another team, and must not move that
+// team's word.
+void acknowledge_record(RuntimeChannel &channel, Slot &slot, int prev, std::uint64_t number) {
+  std::uint64_t *word = &slot.check[kCheckAck];
+  const std::uint64_t value = lines::ack_value(slot, number);
+  if (std::byte *mapped = channel.mapped(word, prev))
+    rma::raise_word(reinterpret_cast<std::uint64_t *>(mapped), value);
+  else
+    channel.acknowledge(word, value, prev, /*slack=*/1);  // goes at once
+}
+
 }  // namespace
 
 void check_same_call(shoal_team &team, const CallRecord &call) noexcept {
@@ -80,13 +95,13 @@ void check_same_call(shoal_team &team, const CallRecord &call) noexcept {
   const std::uint64_t number = ++slot.checks;
   const Wire mine = to_wire(call, number);
   // The successor has read the previous record before this one overwrites it.
-  if (number > 1) channel.wait(&slot.check[kCheckAck], number - 1);
+  if (number > 1) channel.wait(&slot.check[kCheckAck], lines::ack_value(slot, number - 1));
   channel.signal(&slot.check[kCheckSequence], number, next, slot.check_record, &mine, sizeof mine);
   channel.wait(&slot.check[kCheckSequence], number);
   Wire theirs;
   std::memcpy(&theirs, slot.check_record, sizeof theirs);
   theirs.routine[sizeof theirs.routine - 1] = '\0';
-  channel.signal(&slot.check[kCheckAck], number, prev, nullptr, nullptr, 0);
+  acknowledge_record(channel, slot, prev, number);
   if (same(mine, theirs)) return;
   fatal(fmt::format("{}: collective mismatch: PE {} entered {} while PE {} entered {}",
                     call.routine, g_runtime->my_pe, describe(mine, team_name(team)),

@@ -66,8 +66,9 @@ struct Slot {
   std::byte *scratch = nullptr;      // symmetric scratch of the team
   std::size_t scratch_bytes = 0;
   // SHMEM_DEBUG's check that every PE entered the same collective (call_check.cpp): words
-  // [kCheckSequence] (set by the team predecessor) and [kCheckAck] (by the successor), and the
-  // record of the predecessor's call (kCheckRecordBytes).
+  // [kCheckSequence] (set by the team predecessor) and [kCheckAck] (raised by the successor,
+  // a raised word of the team's generation like the acknowledgements of cache_lines.hpp), and
+  // the record of the predecessor's call (kCheckRecordBytes).
   std::uint64_t *check = nullptr;
   std::byte *check_record = nullptr;
   std::uint64_t checks = 0;  // checked calls on this team so far (local)

@@ -126,13 +126,14 @@ void bind(Slot &slot, int index, int team_pes, bool clear, std::uint64_t generat
   if (clear) {
     clear_words(base, 2 * a.flags_bytes);
     // The lines' sequence words count from zero again, like the counters, and so do the
-    // mismatch check's words and whatever flags plug-ins keep in their scratch.
+    // mismatch check's words and whatever flags plug-ins keep in their scratch. The words that
+    // other PEs raise start at the new generation's zero: a raise for the previous team still
+    // in flight finds another generation there and is dropped (cache_lines.hpp).
     clear_words(slot.lines, line_area(a.world_pes));
-    // Raises for the previous team still in flight find a word of another generation and are
-    // dropped (rma/raised_word.hpp).
     for (int from = 0; from < slot.line_peers; ++from)
       __atomic_store_n(lines::ack_word(slot, from), lines::ack_value(slot, 0), __ATOMIC_RELAXED);
     clear_words(reinterpret_cast<std::byte *>(slot.check), 2 * kLineBytes);
+    __atomic_store_n(&slot.check[kCheckAck], lines::ack_value(slot, 0), __ATOMIC_RELAXED);
     if (slot.plugin_scratch != nullptr) clear_words(slot.plugin_scratch, slot.plugin_scratch_bytes);
   }
   slot.reset_local(static_cast<std::size_t>(team_pes));

@@ -66,6 +66,10 @@ class Channel {
   // sees the same groups, so algorithms may plan around them (broadcast/cache_line serves a
   // node through one of its PEs).
   virtual int memory_group(int peer) const noexcept = 0;
+  // Whether the team's PEs take turns on fewer CPUs than there are PEs on their machine (the
+  // same answer on every PE of a memory group): a wait then often waits for a PE that is off
+  // its CPU, and a chain of waits costs more than one (barrier/node_leaders on one node).
+  virtual bool crowded() const noexcept = 0;
 
   // Copies bytes from local memory to the symmetric address `dest` of team PE `peer` (or, for
   // peer == rank(), locally). Complete at the source on return; visible at the peer after the

@@ -41,6 +41,8 @@ std::byte *RuntimeChannel::mapped(const void *symmetric, int peer) const noexcep
   return rma::mapped_memory(&shoal_ctx_default, symmetric, 0, world_pe(peer));
 }
 
+bool RuntimeChannel::crowded() const noexcept { return machine_crowded(); }
+
 void RuntimeChannel::put(void *dest, const void *source, std::size_t bytes, int peer) noexcept {
   if (bytes == 0) return;
   if (peer == rank()) {

@@ -18,6 +18,8 @@ class RuntimeChannel final : public Channel {
 
   std::byte *mapped(const void *symmetric, int peer) const noexcept override;
   int memory_group(int peer) const noexcept override;
+  // More of the job's PEs on this machine than CPUs online (shoal::machine_crowded).
+  bool crowded() const noexcept override;
   void put(void *dest, const void *source, std::size_t bytes, int peer) noexcept override;
   void put_strided(void *dest, const void *source, std::ptrdiff_t dest_stride,
                    std::ptrdiff_t source_stride, std::size_t nelems, std::size_t elem_size,

@@ -54,6 +54,14 @@ bool spans_nodes() noexcept {
   return known != 0;
 }
 
+bool machine_crowded() noexcept {
+  static int known = -1;  // -1: not known yet (before the library knows the machine's PEs)
+  if (known >= 0) return known != 0;
+  if (!g_runtime) return false;
+  known = g_runtime->pes_on_machine > sysconf(_SC_NPROCESSORS_ONLN) ? 1 : 0;
+  return known != 0;
+}
+
 void nap_until_arrival(ucx::UcxWorker &worker, ucx::InboundLease &inbound) noexcept {
   if (!spans_nodes()) return Backoff::timed_nap();
   // Arm each worker (ask it to signal its descriptor at the next arrival) and sleep on both

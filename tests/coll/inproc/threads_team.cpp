@@ -110,6 +110,10 @@ std::byte *ThreadsChannel::mapped(const void *symmetric, int peer) const noexcep
 
 int ThreadsChannel::memory_group(int peer) const noexcept { return team_.node_of(peer); }
 
+bool ThreadsChannel::crowded() const noexcept {
+  return static_cast<unsigned>(team_.size()) > std::thread::hardware_concurrency();
+}
+
 void ThreadsChannel::put(void *dest, const void *source, std::size_t bytes, int peer) noexcept {
   if (bytes == 0) return;
   if (peer == rank()) {

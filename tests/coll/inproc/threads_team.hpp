@@ -44,6 +44,8 @@ class ThreadsChannel final : public Channel {
 
   std::byte *mapped(const void *symmetric, int peer) const noexcept override;
   int memory_group(int peer) const noexcept override;
+  // More PE threads than the machine has hardware threads (as the library counts PEs and CPUs).
+  bool crowded() const noexcept override;
   void put(void *dest, const void *source, std::size_t bytes, int peer) noexcept override;
   void put_strided(void *dest, const void *source, std::ptrdiff_t dest_stride,
                    std::ptrdiff_t source_stride, std::size_t nelems, std::size_t elem_size,

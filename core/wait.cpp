@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <string>
 
 #include "runtime.hpp"
@@ -23,16 +24,27 @@ int machine_cpus() noexcept {
   return cpus;
 }
 
+// A fact about the job that holds once the library knows it: `learn` returns it (0 or 1), or -1
+// while it cannot tell yet; the answer is kept. Any thread may ask; two that learn at once
+// store the same answer.
+template <typename Learn>
+bool learned_once(std::atomic<int> &known, Learn &&learn) noexcept {
+  int k = known.load(std::memory_order_relaxed);
+  if (k < 0) {
+    k = learn();
+    if (k >= 0) known.store(k, std::memory_order_relaxed);
+  }
+  return k > 0;
+}
+
 }  // namespace
 
 bool oversubscribed() noexcept {
-  // -1: not known yet (the library has not started: how many PEs share the machine is known
-  // once every PE has published its machine, Runtime::exchange_and_connect).
-  static int known = -1;
-  if (known >= 0) return known != 0;
-  if (!g_runtime) return false;
-  known = g_runtime->pes_on_machine > machine_cpus() ? 1 : 0;
-  return known != 0;
+  static std::atomic<int> known{-1};
+  return learned_once(known, [] {
+    // Known once every PE has published its machine (Runtime::exchange_and_connect).
+    return g_runtime ? int{g_runtime->pes_on_machine > machine_cpus()} : -1;
+  });
 }
 
 std::string waiting_summary() {
@@ -45,21 +57,20 @@ std::string waiting_summary() {
 }
 
 bool spans_nodes() noexcept {
-  // -1: not known yet (before the bootstrap, a job is taken to be on one node).
-  static int known = -1;
-  if (known >= 0) return known != 0;
-  if (!g_runtime || !g_runtime->bootstrap) return false;
-  const boot::Bootstrap &b = *g_runtime->bootstrap;
-  known = static_cast<int>(b.local_peers().size()) < b.size() ? 1 : 0;
-  return known != 0;
+  static std::atomic<int> known{-1};
+  return learned_once(known, [] {
+    // Before the bootstrap, a job is taken to be on one node.
+    if (!g_runtime || !g_runtime->bootstrap) return -1;
+    const boot::Bootstrap &b = *g_runtime->bootstrap;
+    return int{static_cast<int>(b.local_peers().size()) < b.size()};
+  });
 }
 
 bool machine_crowded() noexcept {
-  static int known = -1;  // -1: not known yet (before the library knows the machine's PEs)
-  if (known >= 0) return known != 0;
-  if (!g_runtime) return false;
-  known = g_runtime->pes_on_machine > sysconf(_SC_NPROCESSORS_ONLN) ? 1 : 0;
-  return known != 0;
+  static std::atomic<int> known{-1};
+  return learned_once(known, [] {
+    return g_runtime ? int{g_runtime->pes_on_machine > sysconf(_SC_NPROCESSORS_ONLN)} : -1;
+  });
 }
 
 void nap_until_arrival(ucx::UcxWorker &worker, ucx::InboundLease &inbound) noexcept {

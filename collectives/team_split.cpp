@@ -2,9 +2,8 @@
 // of the parent calls; the members agree on a slot of the collective area free on each of them
 // through an OR reduction (over the parent) of the slots each member has in use, agree on the
 // new team's generation on that slot (a MAX reduction), clear it, and synchronize over the
-// parent before the new team is used. The teams themselves (lookup, the
-// live set, destruction) are core's (core/team); the agreement needs a collective, so the splits
-// live here.
+// parent before the new team is used. The teams themselves (lookup, the live set, destruction)
+// are core's (core/team); the agreement needs a collective, so the splits live here.
 #include "collectives/team_split.hpp"
 
 #include <fmt/format.h>
@@ -52,22 +51,22 @@ std::vector<std::uint64_t> used_by_members(shoal_team &parent, bool member, cons
   return std::vector<std::uint64_t>(masks, masks + kMaskWords);
 }
 
-// The generations of new teams on `slots` (Slot::generation): for each, one past the highest
-// any member has had on that slot, so on every member it differs from the generation of each
-// team the slot had before, and a raise still in flight for one of those cannot move a word of
-// the new team (cache_lines.hpp). A MAX reduction over the parent, where a PE that joins
-// no new team adds nothing. Empty after an error.
-std::vector<std::uint64_t> next_generations(shoal_team &parent, const std::vector<int> &slots,
+// The generations of new teams on slots `indices` (Slot::generation): for each, one past the
+// highest any member has had on that slot, so on every member it differs from the generation of
+// each team the slot had before, and a raise still in flight for one of those cannot move a
+// word of the new team (cache_lines.hpp). A MAX reduction over the parent, where a PE that
+// joins no new team adds nothing. Empty after an error.
+std::vector<std::uint64_t> next_generations(shoal_team &parent, const std::vector<int> &indices,
                                             bool member, const char *routine) {
   std::vector<std::uint64_t> mine;
-  for (int slot : slots) mine.push_back(member ? slots::generation(slot) : 0);
+  for (int slot : indices) mine.push_back(member ? slots::generation(slot) : 0);
   // The mask reduction's result is copied out, so its words are free again.
   std::uint64_t *highest = channel_slot(parent).masks;
   if (reduce(&parent, highest, mine.data(), mine.size(), sizeof(std::uint64_t),
              combine<ReduceOp::max, std::uint64_t>, routine) != 0)
     return {};
   std::vector<std::uint64_t> next;
-  for (std::size_t i = 0; i < slots.size(); ++i)
+  for (std::size_t i = 0; i < indices.size(); ++i)
     next.push_back((highest[i] + 1) & ((std::uint64_t{1} << kGenerationBits) - 1));
   return next;
 }

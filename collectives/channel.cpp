@@ -35,16 +35,18 @@ bool Channel::has_mailboxes() const noexcept {
   return true;
 }
 
+std::size_t Channel::box_bytes() const noexcept { return slot_.box_bytes; }
+
 std::byte *Channel::next_outbox(int peer) noexcept {
   const std::uint64_t parity = slot_.boxes_out[static_cast<std::size_t>(slot_index(peer))]++ & 1;
   const auto mine = static_cast<std::size_t>(slot_index(rank_));
-  return slot_.boxes + (mine * 2 + parity) * kBoxBytes;
+  return slot_.boxes + (mine * 2 + parity) * slot_.box_bytes;
 }
 
 const std::byte *Channel::next_inbox(int peer) noexcept {
   const auto from = static_cast<std::size_t>(slot_index(peer));
   const std::uint64_t parity = slot_.boxes_in[from]++ & 1;
-  return slot_.boxes + (from * 2 + parity) * kBoxBytes;
+  return slot_.boxes + (from * 2 + parity) * slot_.box_bytes;
 }
 
 void Channel::grant(int peer) noexcept {

@@ -123,12 +123,13 @@ class Channel {
   // Waits for the next notification from peer; the data put before it is then visible here.
   void await(int peer) noexcept;
 
-  // Mailboxes for small messages of exchanges (kBoxBytes): every PE has two boxes per sender and
-  // a sender uses them in alternation, so no credit is needed as long as each message to a peer
-  // is part of an exchange -- the sender awaits a message from that peer before its next one.
-  // has_mailboxes(): whether every PE of the team has boxes here (large jobs have them only
-  // for the first kBoxPeers PEs).
+  // Mailboxes for small messages of exchanges (box_bytes(), at least kBoxBytes): every PE has
+  // two boxes per sender and a sender uses them in alternation, so no credit is needed as long
+  // as each message to a peer is part of an exchange -- the sender awaits a message from that
+  // peer before its next one. has_mailboxes(): whether every PE of the team has boxes here
+  // (large jobs have them only for the first kBoxPeers PEs).
   bool has_mailboxes() const noexcept;
+  std::size_t box_bytes() const noexcept;
   // Where on `peer` (a symmetric address) the next message to it goes.
   std::byte *next_outbox(int peer) noexcept;
   // This PE's box holding the next message from `peer` (after await(peer)).

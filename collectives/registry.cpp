@@ -79,8 +79,12 @@ const char *const kAutoRules[] = {
     // credits)
     "mailbox:pes<=2,node_leaders,mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,ring",
     "mailbox:pes<=2,node_leaders,mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,ring",
-    "mailbox:pes<=8,pairwise",  // alltoall
-    "recursive_doubling",       // scan
+    // alltoall; mailbox up to the box size (4 KiB with 8 PEs, 8 with 4, 16 with 2), then direct
+    // on one node: 4 PEs on 2 CPUs, 8 KiB blocks 2.8 us and 16 KiB 4.5 against pairwise's 6.5
+    // and 7.0 (OSHMEM 4.3 and 4.9); across 2 hosts, 8 KiB blocks 41 us (2 per host) and 15
+    // (one per host) against 80 and 23. With 2 PEs on one node direct leads above 1 KiB.
+    "mailbox:pes<=2&bytes<=1k,direct:pes<=2,mailbox:pes<=8,direct,pairwise",
+    "recursive_doubling",  // scan
 };
 static_assert(sizeof(kAutoRules) / sizeof(kAutoRules[0]) == kCollectives);
 

@@ -13,10 +13,18 @@ namespace shoal::coll {
 
 // Words of a bit set with one bit per slot (SMA_TEAMS_MAX is at most 1024).
 constexpr int kMaskWords = 16;
-// Mailboxes: two boxes of kBoxBytes per sending PE (slot index below kBoxPeers), used in
-// alternation, so a message of an exchange needs no credit (Channel::next_outbox).
+// Mailboxes: two boxes per sending PE (slot index below kBoxPeers), used in alternation, so a
+// message of an exchange needs no credit (Channel::next_outbox). A box holds at least kBoxBytes;
+// a job of fewer PEs gives its boxes the area a job of kBoxPeers PEs has (kBoxArea per slot),
+// so each holds more: box_bytes_for(world PEs), 8 KiB with 4 PEs, 4 KiB with 8.
 constexpr std::size_t kBoxBytes = 128;
 constexpr int kBoxPeers = 256;
+constexpr std::size_t kBoxArea = kBoxPeers * 2 * kBoxBytes;
+constexpr std::size_t box_bytes_for(int world_pes) {
+  const int senders = world_pes < 1 ? 1 : world_pes < kBoxPeers ? world_pes : kBoxPeers;
+  return kBoxArea / (2 * static_cast<std::size_t>(senders)) / 64 * 64;  // whole cache lines
+}
+static_assert(box_bytes_for(kBoxPeers) == kBoxBytes && box_bytes_for(1 << 20) == kBoxBytes);
 // Cache lines of the on-node algorithms (broadcast/cache_line, reduce/cache_line): each line
 // holds kLinePayload bytes of a message and the message's sequence number, so a reader that sees
 // the sequence number has that part of the data too (one cache-line transfer). Per sending PE
@@ -53,17 +61,18 @@ struct Slot {
   // the slot's earlier teams on each (team_split.cpp); it names the team in the words other PEs
   // raise (acknowledgements, cache_lines.hpp), so a raise meant for an earlier team is dropped.
   std::uint64_t generation = 0;
-  std::uint64_t *arrived = nullptr;  // [team PE i]: notifications team PE i has sent this PE
-  std::uint64_t *granted = nullptr;  // [team PE i]: credits team PE i has granted this PE
-  std::uint64_t *counts = nullptr;   // [team PE i]: collect's element count of team PE i
-  std::uint64_t *masks = nullptr;    // kMaskWords: OR of members' slots in use (team splits)
-  std::byte *boxes = nullptr;        // [sender][2] mailboxes of kBoxBytes
-  int box_peers = 0;                 // senders with mailboxes (slot indices below this)
-  std::byte *lines = nullptr;        // [sender][kLinesPerPeer] lines of kLineBytes
-  int line_peers = 0;                // senders with lines (slot indices below this)
-  std::byte *records = nullptr;      // [team PE i] collect's records of kRecordBytes
-  int record_peers = 0;              // team PEs with records (those below this)
-  std::byte *scratch = nullptr;      // symmetric scratch of the team
+  std::uint64_t *arrived = nullptr;   // [team PE i]: notifications team PE i has sent this PE
+  std::uint64_t *granted = nullptr;   // [team PE i]: credits team PE i has granted this PE
+  std::uint64_t *counts = nullptr;    // [team PE i]: collect's element count of team PE i
+  std::uint64_t *masks = nullptr;     // kMaskWords: OR of members' slots in use (team splits)
+  std::byte *boxes = nullptr;         // [sender][2] mailboxes of box_bytes
+  int box_peers = 0;                  // senders with mailboxes (slot indices below this)
+  std::size_t box_bytes = kBoxBytes;  // what a box holds (box_bytes_for the job's PEs)
+  std::byte *lines = nullptr;         // [sender][kLinesPerPeer] lines of kLineBytes
+  int line_peers = 0;                 // senders with lines (slot indices below this)
+  std::byte *records = nullptr;       // [team PE i] collect's records of kRecordBytes
+  int record_peers = 0;               // team PEs with records (those below this)
+  std::byte *scratch = nullptr;       // symmetric scratch of the team
   std::size_t scratch_bytes = 0;
   // SHMEM_DEBUG's check that every PE entered the same collective (call_check.cpp): words
   // [kCheckSequence] (set by the team predecessor) and [kCheckAck] (raised by the successor,

@@ -18,7 +18,7 @@ std::size_t align_up(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign;
 constexpr std::size_t kMaskBytes = kMaskWords * sizeof(std::uint64_t);
 // Two mailboxes per sending PE, for the first kBoxPeers PEs.
 std::size_t box_area(int world_pes) {
-  return static_cast<std::size_t>(std::min(world_pes, kBoxPeers)) * 2 * kBoxBytes;
+  return static_cast<std::size_t>(std::min(world_pes, kBoxPeers)) * 2 * box_bytes_for(world_pes);
 }
 
 // Cache lines of the on-node algorithms, for the same senders as the mailboxes.
@@ -112,6 +112,7 @@ void bind(Slot &slot, int index, int team_pes, bool clear, std::uint64_t generat
   slot.masks = reinterpret_cast<std::uint64_t *>(base + 3 * a.flags_bytes);
   slot.boxes = base + 3 * a.flags_bytes + kMaskBytes;
   slot.box_peers = std::min(a.world_pes, kBoxPeers);
+  slot.box_bytes = box_bytes_for(a.world_pes);
   slot.lines = slot.boxes + box_area(a.world_pes);  // 64-byte aligned
   slot.line_peers = std::min(a.world_pes, kBoxPeers);
   slot.records = slot.lines + line_area(a.world_pes);  // 64-byte aligned

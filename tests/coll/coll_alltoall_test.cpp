@@ -129,6 +129,28 @@ TEST(CollAlltoall, LargerThanScratch) {
   shmem_barrier_all();
 }
 
+// Blocks just below, at and just above what a mailbox holds in jobs of 8, 4 and 2 PEs (4, 8
+// and 16 KiB; slot_state.hpp): the mailbox algorithm takes the first two, another the third.
+// Strided too, which mailbox packs before it sends.
+TEST(CollAlltoall, BlocksAroundTheMailboxSize) {
+  constexpr std::size_t kMaxBlock = (16 * 1024 + 8) / sizeof(std::uint64_t);
+  SymBuffer dest(2 * 8 * kMaxBlock * sizeof(std::uint64_t)),
+      source(8 * kMaxBlock * sizeof(std::uint64_t));
+  ASSERT_TRUE(dest && source);
+  for (const TeamCase* t : representative_teams()) {
+    if (!t->member) continue;
+    unsigned salt = team_salt(700, *t);
+    for (std::size_t box : {4096, 8192, 16384}) {
+      const std::size_t at = box / sizeof(std::uint64_t);
+      if (static_cast<std::size_t>(t->size) * (at + 1) > 8 * kMaxBlock) continue;
+      for (std::size_t n : {at - 1, at, at + 1})
+        alltoall_case<Rma_uint64>(*t, n, salt++, dest.get(), source.get());
+      alltoalls_case<Rma_uint64>(*t, at, 2, 1, true, salt++, dest.get(), source.get());
+    }
+  }
+  shmem_barrier_all();
+}
+
 // 30 alltoalls in a row into one dest with changing data and no barriers, then 20 strided ones
 // alternating the strides.
 TEST(CollAlltoall, BackToBack) {

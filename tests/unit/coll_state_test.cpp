@@ -6,6 +6,7 @@
 // nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -60,6 +61,23 @@ bool in_use(int index) {
   return (used[static_cast<std::size_t>(index) / 64] >> (index % 64) & 1) != 0;
 }
 
+// Small jobs share out the mailbox area of a kBoxPeers-PE job: bigger boxes, in cache lines.
+TEST(CollState, BoxesGrowInSmallJobs) {
+  EXPECT_EQ(box_bytes_for(2), 16384u);
+  EXPECT_EQ(box_bytes_for(3), 10880u);  // 65536 / 6, down to a whole line
+  EXPECT_EQ(box_bytes_for(4), 8192u);
+  EXPECT_EQ(box_bytes_for(8), 4096u);
+  EXPECT_EQ(box_bytes_for(200), 128u);  // 163.8, down to a whole line
+  EXPECT_EQ(box_bytes_for(kBoxPeers), kBoxBytes);
+  EXPECT_EQ(box_bytes_for(100000), kBoxBytes);
+  for (int pes = 1; pes <= 2 * kBoxPeers; ++pes) {
+    EXPECT_EQ(box_bytes_for(pes) % kLineBytes, 0u) << pes;
+    EXPECT_GE(box_bytes_for(pes), kBoxBytes) << pes;
+    EXPECT_LE(static_cast<std::size_t>(std::min(pes, kBoxPeers)) * 2 * box_bytes_for(pes), kBoxArea)
+        << pes;
+  }
+}
+
 TEST(CollState, UnboundBeforeStart) {
   EXPECT_FALSE(bound());
   // A team's slot destroyed with no state bound gives nothing back and does not crash.
@@ -97,6 +115,9 @@ TEST(CollState, AttachBindAndGiveBack) {
   EXPECT_GT(reinterpret_cast<std::byte *>(s.arrived), reinterpret_cast<std::byte *>(w.arrived));
   EXPECT_LE(s.check_record + kCheckRecordBytes, buffer.base() + bytes);
   EXPECT_EQ(w.sent.size(), static_cast<std::size_t>(kWorldPes));
+  // The boxes of every sender fill the mailbox area a job of kBoxPeers PEs has.
+  EXPECT_EQ(w.box_bytes, box_bytes_for(kWorldPes));
+  EXPECT_EQ(w.lines - w.boxes, static_cast<std::ptrdiff_t>(kWorldPes * 2 * w.box_bytes));
 
   // A split team takes slot 3; destroyed, it gives the slot back here.
   shoal_team split = team_of(2);

@@ -38,7 +38,7 @@ Team::Team(int n, Mode mode, std::size_t scratch_bytes, std::size_t heap_bytes)
   const auto pes = static_cast<std::size_t>(n);
   const std::size_t words = align_up(pes * sizeof(std::uint64_t));
   const std::size_t masks = align_up(kMaskWords * sizeof(std::uint64_t));
-  const std::size_t boxes = pes * 2 * kBoxBytes, lines = pes * kLinesPerPeer * kLineBytes;
+  const std::size_t boxes = pes * 2 * box_bytes_for(n), lines = pes * kLinesPerPeer * kLineBytes;
   const std::size_t scratch = align_up(scratch_bytes);
   heap_offset_ = 3 * words + masks + boxes + lines + scratch;
   region_bytes_ = heap_offset_ + heap_bytes_;
@@ -54,6 +54,7 @@ Team::Team(int n, Mode mode, std::size_t scratch_bytes, std::size_t heap_bytes)
     slot->masks = reinterpret_cast<std::uint64_t *>(base + 3 * words);
     slot->boxes = base + 3 * words + masks;
     slot->box_peers = n;
+    slot->box_bytes = box_bytes_for(n);
     slot->lines = slot->boxes + boxes;
     slot->line_peers = n;
     slot->scratch = slot->lines + lines;

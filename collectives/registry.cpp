@@ -76,9 +76,13 @@ const char *const kAutoRules[] = {
     // collect and fcollect; node_leaders only for teams over several nodes, after mailbox for
     // 2 PEs with blocks that fit its boxes (across 2 hosts 9.2 us against 9.35 for 8 B; above
     // 128 B node_leaders' one stashed message each, 9-10 us, against 18 for a doubling with
-    // credits)
-    "mailbox:pes<=2,node_leaders,mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,ring",
-    "mailbox:pes<=2,node_leaders,mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,ring",
+    // credits, and as fast as mailbox up to its 16 KiB). On one node mailbox up to the box size
+    // (4 PEs on 2 CPUs, fcollect of 8 KiB blocks: 2.8 us against direct's 4.0), but with 2 PEs
+    // direct above 2 KiB gathered (4 KiB blocks: 0.68 us against 0.79).
+    "direct:pes<=2&bytes>2k,mailbox:pes<=2,node_leaders,mailbox:pes<=8,direct,"
+    "recursive_doubling:bytes<=4k,ring",
+    "direct:pes<=2&bytes>2k,mailbox:pes<=2,node_leaders,mailbox:pes<=8,direct,"
+    "recursive_doubling:bytes<=4k,ring",
     // alltoall; mailbox up to the box size (4 KiB with 8 PEs, 8 with 4, 16 with 2), then direct
     // on one node: 4 PEs on 2 CPUs, 8 KiB blocks 2.8 us and 16 KiB 4.5 against pairwise's 6.5
     // and 7.0 (OSHMEM 4.3 and 4.9); across 2 hosts, 8 KiB blocks 41 us (2 per host) and 15

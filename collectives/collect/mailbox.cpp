@@ -1,4 +1,5 @@
-// Mailbox collect/fcollect, for blocks of at most kBoxBytes (128 B) on every PE: each PE sends
+// Mailbox collect/fcollect, for blocks that fit a mailbox on every PE (Channel::box_bytes: 128 B
+// in the largest jobs, 8 KiB with 4 PEs, 4 KiB with 8): each PE sends
 // its block to every peer's mailbox (Channel::next_outbox) with one notification, then copies
 // each peer's block from its own mailboxes into dest. Every ordered pair carries exactly one
 // message per call in each direction, so the calls are exchanges and the alternating mailboxes
@@ -25,7 +26,7 @@ namespace {
 bool applies(const Channel &channel, const Args &args) {
   if (!channel.has_mailboxes()) return false;
   for (int j = 0; j < channel.size(); ++j)
-    if (args.counts[j] * args.elem_size > kBoxBytes) return false;
+    if (args.counts[j] * args.elem_size > channel.box_bytes()) return false;
   return true;
 }
 

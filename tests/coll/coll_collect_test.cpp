@@ -158,6 +158,31 @@ TEST(CollCollect, LargerThanScratch) {
 
 // 50 fcollects in a row into one dest with changing data, checked after each, no barriers;
 // then 30 collects with changing counts into one dest.
+// Blocks just below, at and just above what a mailbox holds in jobs of 8, 4 and 2 PEs (4, 8
+// and 16 KiB; slot_state.hpp): mailbox takes a call only when every block fits, so collect
+// mixes blocks on both sides of the limit too.
+TEST(CollCollect, BlocksAroundTheMailboxSize) {
+  constexpr std::size_t kMaxBlock = (16 * 1024 + 8) / sizeof(std::uint64_t);
+  SymBuffer dest(8 * kMaxBlock * sizeof(std::uint64_t) + kGuardBytes),
+      source(kMaxBlock * sizeof(std::uint64_t));
+  ASSERT_TRUE(dest && source);
+  for (const TeamCase* t : representative_teams()) {
+    if (!t->member) continue;
+    unsigned salt = team_salt(700, *t);
+    const auto size = static_cast<std::size_t>(t->size);
+    for (std::size_t box : {4096, 8192, 16384}) {
+      const std::size_t at = box / sizeof(std::uint64_t);
+      if (size * (at + 1) > 8 * kMaxBlock) continue;
+      for (std::size_t n : {at - 1, at, at + 1})
+        fcollect_case<Rma_uint64>(*t, n, salt++, dest.get(), source.get());
+      std::vector<std::size_t> counts;
+      for (std::size_t j = 0; j < size; ++j) counts.push_back(at - 1 + j % 3);
+      gather_case<Rma_uint64, false>(*t, counts, salt++, dest.get(), source.get(), "(around)");
+    }
+  }
+  shmem_barrier_all();
+}
+
 TEST(CollCollect, BackToBack) {
   SymBuffer dest(64 * 1024), source(4 * 1024);
   ASSERT_TRUE(dest && source);

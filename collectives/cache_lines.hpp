@@ -48,6 +48,20 @@ inline std::byte *exchange(const Slot &s, int from, std::uint64_t seq) noexcept 
 inline std::byte *bcast(const Slot &s, int from, std::uint64_t seq) noexcept {
   return local(s, from, kExchangeLines + static_cast<int>(seq % kBcastLines));
 }
+// The entry of broadcast `seq` from `from` that does not fit a line (slot_state.hpp): its data,
+// and the word after the data where its sequence number goes.
+inline std::byte *bcast_entry(const Slot &s, int from, std::uint64_t seq) noexcept {
+  const std::size_t stride = s.bcast_entry_bytes + kLineBytes;
+  return s.bcast_entries +
+         (static_cast<std::size_t>(from) * kBcastLines + seq % kBcastLines) * stride;
+}
+inline std::uint64_t *entry_seq(const Slot &s, std::byte *entry) noexcept {
+  return reinterpret_cast<std::uint64_t *>(entry + s.bcast_entry_bytes);
+}
+inline const std::uint64_t *entry_seq(const Slot &s, const std::byte *entry) noexcept {
+  return reinterpret_cast<const std::uint64_t *>(entry + s.bcast_entry_bytes);
+}
+
 inline std::uint64_t *seq_of(std::byte *line) noexcept {
   return reinterpret_cast<std::uint64_t *>(line + kLinePayload);
 }

@@ -68,8 +68,12 @@ const char *const kAutoRules[] = {
     // for teams on one node with more PEs than CPUs (8 PEs on 2 CPUs: 8.6 us against 11.9)
     "node_leaders,dissemination",
     // broadcast; direct only where every heap is mapped (one node), cache_line there or in
-    // teams of up to 8 PEs
-    "cache_line,direct,binomial:bytes<=512k,scatter_allgather:pes>4,binomial",
+    // teams of up to 8 PEs. On one node cache_line's entries (up to 4 KiB with 4 PEs, 2 with 8)
+    // let the root return at once (4 PEs on 2 CPUs, 256 B: 0.23 us against direct's 1.07; 8
+    // PEs, 1 KiB: 0.33 against 1.22), but 2 PEs, each with a CPU, lose more to the second copy
+    // above 2 KiB than direct's wait costs them (4 KiB: 0.81 against 0.50).
+    "cache_line:pes<=2&bytes<=2k,direct:pes<=2,cache_line,direct,binomial:bytes<=512k,"
+    "scatter_allgather:pes>4,binomial",
     // reduce; the same
     "cache_line,direct:pes<=2&bytes>4k,direct:bytes>64k,mailbox,recursive_doubling:bytes<=64k,"
     "rabenseifner:pes>4,recursive_doubling",

@@ -37,6 +37,19 @@ constexpr int kExchangeMsgLines = 8;
 constexpr int kExchangeLines = 2 * kExchangeMsgLines;
 constexpr int kBcastLines = 8;
 constexpr int kLinesPerPeer = kExchangeLines + kBcastLines + 1;
+// Broadcasts on one node too large for a line: per sending PE a ring of kBcastLines entries in
+// the reader's slot (used in step with the line ring: message seq takes entry seq % kBcastLines),
+// each bcast_entry_bytes_for(world PEs) of data and then a line whose first word is the
+// message's sequence number. Jobs share kBcastEntryArea among their PEs (4 KiB entries with 4
+// PEs, 2 KiB with 8); above 64 PEs an entry would hold too little to matter and there are none.
+constexpr std::size_t kBcastEntryArea = std::size_t{128} << 10;
+constexpr std::size_t kBcastEntryMin = 256;
+constexpr std::size_t bcast_entry_bytes_for(int world_pes) {
+  const int senders = world_pes < 1 ? 1 : world_pes;
+  const std::size_t bytes =
+      kBcastEntryArea / static_cast<std::size_t>(senders) / kBcastLines / kLineBytes * kLineBytes;
+  return bytes < kBcastEntryMin ? 0 : bytes;
+}
 // collect's records (collectives/dispatch.cpp): per team PE below kBoxPeers, its element count
 // and, when it fits, its block, so that one fcollect of records gathers a small collect.
 constexpr std::size_t kRecordBytes = 128;
@@ -72,7 +85,11 @@ struct Slot {
   int line_peers = 0;                 // senders with lines (slot indices below this)
   std::byte *records = nullptr;       // [team PE i] collect's records of kRecordBytes
   int record_peers = 0;               // team PEs with records (those below this)
-  std::byte *scratch = nullptr;       // symmetric scratch of the team
+  // [sender][kBcastLines] broadcast entries of bcast_entry_bytes data and a line holding the
+  // sequence number (cache_lines.hpp); none when bcast_entry_bytes is 0.
+  std::byte *bcast_entries = nullptr;
+  std::size_t bcast_entry_bytes = 0;
+  std::byte *scratch = nullptr;  // symmetric scratch of the team
   std::size_t scratch_bytes = 0;
   // SHMEM_DEBUG's check that every PE entered the same collective (call_check.cpp): words
   // [kCheckSequence] (set by the team predecessor) and [kCheckAck] (raised by the successor,

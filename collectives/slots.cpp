@@ -26,6 +26,13 @@ std::size_t line_area(int world_pes) {
   return static_cast<std::size_t>(std::min(world_pes, kBoxPeers)) * kLinesPerPeer * kLineBytes;
 }
 
+// Broadcast entries (slot_state.hpp) for every PE of a job of at most 64 PEs, else none.
+std::size_t bcast_entry_area(int world_pes) {
+  const std::size_t entry = bcast_entry_bytes_for(world_pes);
+  if (entry == 0) return 0;
+  return static_cast<std::size_t>(world_pes) * kBcastLines * (entry + kLineBytes);
+}
+
 // collect's records, for the first kBoxPeers team PEs.
 std::size_t record_area(int world_pes) {
   return static_cast<std::size_t>(std::min(world_pes, kBoxPeers)) * kRecordBytes;
@@ -47,7 +54,8 @@ std::size_t area_bytes(const Config &config, int world_pes) noexcept {
   const std::size_t scratch = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
   return (config.teams_max + kReservedSlots) *
          (3 * flags + kMaskBytes + box_area(world_pes) + line_area(world_pes) +
-          record_area(world_pes) + scratch + kCheckBytes + plugin_scratch(config));
+          record_area(world_pes) + bcast_entry_area(world_pes) + scratch + kCheckBytes +
+          plugin_scratch(config));
 }
 
 void attach(std::byte *base, const Config &config, int world_pes) noexcept {
@@ -59,7 +67,8 @@ void attach(std::byte *base, const Config &config, int world_pes) noexcept {
   a.scratch_bytes = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
   a.plugin_scratch_bytes = plugin_scratch(config);
   a.slot_bytes = 3 * a.flags_bytes + kMaskBytes + box_area(world_pes) + line_area(world_pes) +
-                 record_area(world_pes) + a.scratch_bytes + kCheckBytes + a.plugin_scratch_bytes;
+                 record_area(world_pes) + bcast_entry_area(world_pes) + a.scratch_bytes +
+                 kCheckBytes + a.plugin_scratch_bytes;
   a.used.fill(0);
   a.generations.assign(static_cast<std::size_t>(a.count), 0);
 }
@@ -117,7 +126,9 @@ void bind(Slot &slot, int index, int team_pes, bool clear, std::uint64_t generat
   slot.line_peers = std::min(a.world_pes, kBoxPeers);
   slot.records = slot.lines + line_area(a.world_pes);  // 64-byte aligned
   slot.record_peers = std::min(a.world_pes, kBoxPeers);
-  slot.scratch = slot.records + record_area(a.world_pes);
+  slot.bcast_entries = slot.records + record_area(a.world_pes);  // 64-byte aligned
+  slot.bcast_entry_bytes = bcast_entry_bytes_for(a.world_pes);
+  slot.scratch = slot.bcast_entries + bcast_entry_area(a.world_pes);
   slot.scratch_bytes = a.scratch_bytes;
   slot.check = reinterpret_cast<std::uint64_t *>(slot.scratch + slot.scratch_bytes);
   slot.check_record = slot.scratch + slot.scratch_bytes + 2 * kLineBytes;
@@ -131,6 +142,11 @@ void bind(Slot &slot, int index, int team_pes, bool clear, std::uint64_t generat
     // other PEs raise start at the new generation's zero: a raise for the previous team still
     // in flight finds another generation there and is dropped (cache_lines.hpp).
     clear_words(slot.lines, line_area(a.world_pes));
+    if (slot.bcast_entry_bytes != 0)
+      for (int from = 0; from < a.world_pes; ++from)
+        for (int e = 0; e < kBcastLines; ++e)
+          __atomic_store_n(lines::entry_seq(slot, lines::bcast_entry(slot, from, e)), 0,
+                           __ATOMIC_RELAXED);
     for (int from = 0; from < slot.line_peers; ++from)
       __atomic_store_n(lines::ack_word(slot, from), lines::ack_value(slot, 0), __ATOMIC_RELAXED);
     clear_words(reinterpret_cast<std::byte *>(slot.check), 2 * kLineBytes);

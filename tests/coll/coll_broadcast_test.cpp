@@ -132,13 +132,15 @@ TEST(CollBroadcast, BackToBack) {
   shmem_barrier_all();
 }
 
-// Sizes on both sides of the on-node algorithms' limits (56 B in one cache line, larger ones
-// copied straight from the root's source, 64 KiB+), back to back with no barrier, the root
-// moving each time, on every team: consecutive calls switch between algorithms on the same
-// buffers. Then 40 one-element broadcasts from one root in a row (the cache-line ring wraps
-// several times, so the root depends on its readers' acknowledgements), and from every root.
+// Sizes on both sides of the on-node algorithms' limits (56 B in one cache line, a broadcast
+// entry of 2 KiB with 8 PEs, 4 KiB with 4, 8 KiB with 2, larger ones copied straight from the
+// root's source, 64 KiB+), back to back with no barrier, the root moving each time, on every
+// team: consecutive calls switch between algorithms on the same buffers. Then 40 broadcasts of
+// one element and 40 of 1000 bytes from one root in a row (the ring of lines and entries wraps
+// several times, so the root depends on its readers' acknowledgements), and 40 from every root.
 TEST(CollBroadcast, LineSizesBackToBack) {
-  const std::size_t sizes[] = {1, 8, 48, 55, 56, 57, 63, 64, 65, 200, 8, 4097, 56, 70001, 1};
+  const std::size_t sizes[] = {1,    8,    48,   55, 56,   57,   63,   64, 65,    200, 2047,
+                               2048, 2049, 4095, 8,  4096, 4097, 8192, 56, 70001, 1};
   SymBuffer dest(70001 + kGuardBytes), source(70001 + kGuardBytes);
   ASSERT_TRUE(dest && source);
   for (const TeamCase* t : all_teams()) {
@@ -150,7 +152,10 @@ TEST(CollBroadcast, LineSizesBackToBack) {
     for (int i = 0; i < 40; ++i)
       broadcast_case<Rma_int64>(*t, 1, 0, salt++, dest.get(), source.get());
     for (int i = 0; i < 40; ++i)
-      broadcast_case<Rma_int64>(*t, 7, i % t->size, salt++, dest.get(), source.get());
+      broadcast_case<Rma_mem>(*t, 1000, 0, salt++, dest.get(), source.get());
+    for (int i = 0; i < 40; ++i)
+      broadcast_case<Rma_int64>(*t, 7 + 60 * (i % 2), i % t->size, salt++, dest.get(),
+                                source.get());
   }
   shmem_barrier_all();
 }

@@ -78,6 +78,18 @@ TEST(CollState, BoxesGrowInSmallJobs) {
   }
 }
 
+// Jobs of up to 64 PEs share 128 KiB of broadcast entries, in whole lines; larger ones have none.
+TEST(CollState, BroadcastEntriesInSmallJobs) {
+  EXPECT_EQ(bcast_entry_bytes_for(1), 16384u);
+  EXPECT_EQ(bcast_entry_bytes_for(2), 8192u);
+  EXPECT_EQ(bcast_entry_bytes_for(4), 4096u);
+  EXPECT_EQ(bcast_entry_bytes_for(8), 2048u);
+  EXPECT_EQ(bcast_entry_bytes_for(3), 5440u);  // 5461.3, down to a whole line
+  EXPECT_EQ(bcast_entry_bytes_for(64), 256u);
+  EXPECT_EQ(bcast_entry_bytes_for(65), 0u);
+  EXPECT_EQ(bcast_entry_bytes_for(100000), 0u);
+}
+
 TEST(CollState, UnboundBeforeStart) {
   EXPECT_FALSE(bound());
   // A team's slot destroyed with no state bound gives nothing back and does not crash.
@@ -115,9 +127,15 @@ TEST(CollState, AttachBindAndGiveBack) {
   EXPECT_GT(reinterpret_cast<std::byte *>(s.arrived), reinterpret_cast<std::byte *>(w.arrived));
   EXPECT_LE(s.check_record + kCheckRecordBytes, buffer.base() + bytes);
   EXPECT_EQ(w.sent.size(), static_cast<std::size_t>(kWorldPes));
-  // The boxes of every sender fill the mailbox area a job of kBoxPeers PEs has.
+  // The boxes of every sender fill the mailbox area a job of kBoxPeers PEs has; every sender
+  // has a ring of broadcast entries, each with its number's line after the data.
   EXPECT_EQ(w.box_bytes, box_bytes_for(kWorldPes));
   EXPECT_EQ(w.lines - w.boxes, static_cast<std::ptrdiff_t>(kWorldPes * 2 * w.box_bytes));
+  EXPECT_EQ(w.bcast_entry_bytes, bcast_entry_bytes_for(kWorldPes));
+  EXPECT_EQ(w.scratch - w.bcast_entries,
+            static_cast<std::ptrdiff_t>(kWorldPes * kBcastLines * (w.bcast_entry_bytes + 64)));
+  EXPECT_EQ(lines::bcast_entry(w, 1, 9) - w.bcast_entries,
+            static_cast<std::ptrdiff_t>((kBcastLines + 1) * (w.bcast_entry_bytes + 64)));
 
   // A split team takes slot 3; destroyed, it gives the slot back here.
   shoal_team split = team_of(2);
@@ -143,17 +161,21 @@ TEST(CollState, RecycledSlotClearedOnlyWhenAsked) {
 
   shoal_team first = team_of(2);
   slots::assign(first, 4, true, 1);
-  channel_slot(first).arrived[1] = 7;  // a count the team left behind
+  channel_slot(first).arrived[1] = 7;  // counts the team left behind
+  std::byte *entry = lines::bcast_entry(channel_slot(first), 3, 13);
+  *lines::entry_seq(channel_slot(first), entry) = 13;
   first.collective.reset();
 
   shoal_team kept = team_of(2);  // fresh memory: a peer may have signalled already
   slots::assign(kept, 4, false, 1);
   EXPECT_EQ(channel_slot(kept).arrived[1], 7u);
+  EXPECT_EQ(*lines::entry_seq(channel_slot(kept), entry), 13u);
   kept.collective.reset();
 
   shoal_team cleared = team_of(2);  // a recycled slot starts from zero
   slots::assign(cleared, 4, true, 2);
   EXPECT_EQ(channel_slot(cleared).arrived[1], 0u);
+  EXPECT_EQ(*lines::entry_seq(channel_slot(cleared), entry), 0u) << "a broadcast entry's number";
   cleared.collective.reset();
 
   // A recycled slot's acknowledgement words start at the new generation's zero, so a raise

@@ -39,8 +39,10 @@ Team::Team(int n, Mode mode, std::size_t scratch_bytes, std::size_t heap_bytes)
   const std::size_t words = align_up(pes * sizeof(std::uint64_t));
   const std::size_t masks = align_up(kMaskWords * sizeof(std::uint64_t));
   const std::size_t boxes = pes * 2 * box_bytes_for(n), lines = pes * kLinesPerPeer * kLineBytes;
+  const std::size_t entry = bcast_entry_bytes_for(n);
+  const std::size_t entries = entry == 0 ? 0 : pes * kBcastLines * (entry + kLineBytes);
   const std::size_t scratch = align_up(scratch_bytes);
-  heap_offset_ = 3 * words + masks + boxes + lines + scratch;
+  heap_offset_ = 3 * words + masks + boxes + lines + entries + scratch;
   region_bytes_ = heap_offset_ + heap_bytes_;
   for (int pe = 0; pe < n; ++pe) {
     auto *base = static_cast<std::byte *>(std::aligned_alloc(kAlign, region_bytes_));
@@ -57,7 +59,9 @@ Team::Team(int n, Mode mode, std::size_t scratch_bytes, std::size_t heap_bytes)
     slot->box_bytes = box_bytes_for(n);
     slot->lines = slot->boxes + boxes;
     slot->line_peers = n;
-    slot->scratch = slot->lines + lines;
+    slot->bcast_entries = slot->lines + lines;
+    slot->bcast_entry_bytes = entry;
+    slot->scratch = slot->bcast_entries + entries;
     slot->scratch_bytes = scratch_bytes;
     slot->reset_local(pes);
     channels_.push_back(std::make_unique<ThreadsChannel>(*this, pe, *slot));

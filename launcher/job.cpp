@@ -146,21 +146,25 @@ class Job {
       pe_environment_.push_back("UCX_POSIX_DIR=" + shm_dir_.path());
   }
 
-  // The CPU PE `rank` is bound to, or -1: the k-th CPU oshrun may use, round robin, unless
-  // --bind-to none. The PEs' waits yield their CPU rather than sleep, so every PE stays
-  // runnable and cache-hot and the kernel's balancer rarely moves one: unbound, it often left
-  // two PEs of a 2-PE job on one core (every exchange a context switch: 7 us for a barrier
-  // instead of 0.3) and, with more PEs than CPUs, three of 4 PEs on one of 2 CPUs for the
-  // whole run (a barrier 4.7 us instead of 2.9). Round robin spreads them as evenly as the
-  // CPUs allow.
+  // The CPU PE `rank` is bound to, or -1. Binding keeps the PEs of a small job on different
+  // cores: their waits yield the CPU, so the kernel's balancer would otherwise often leave two
+  // PEs sharing one core, and every exchange between them would cost a context switch.
+  // With more PEs than CPUs auto leaves them free. Bound, a 4-PE barrier on 2 CPUs was steadier
+  // (unbound the kernel may keep 3 PEs on one CPU for a whole run: 4.7 us against 2.9), but
+  // with every CPU full of pinned, yielding PEs, another job's oshrun reaping a dead PE spun
+  // in the kernel (shrink_dcache_parent) for 30 s while both jobs stood still.
   int cpu_for(int rank) const {
-    if (config_.options.bind_to == Options::Binding::none) return -1;
+    using Binding = Options::Binding;
+    if (config_.options.bind_to == Binding::none) return -1;
     cpu_set_t allowed;
     if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return -1;
     std::vector<int> cpus;
     for (int c = 0; c < CPU_SETSIZE; ++c)
       if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
     if (cpus.empty()) return -1;
+    if (config_.options.bind_to == Binding::automatic &&
+        config_.options.np > static_cast<int>(cpus.size()))
+      return -1;
     return cpus[static_cast<std::size_t>(rank) % cpus.size()];
   }
 

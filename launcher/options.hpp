@@ -19,8 +19,7 @@ struct Options {
   std::vector<std::string> exports;
   bool tag_output = false;
   // --bind-to: core binds PE k to the k-th CPU oshrun may use (round robin); none leaves the
-  // scheduler free; automatic binds as core on this machine and leaves a job on other hosts
-  // to its launcher's default (remote_launch.hpp).
+  // scheduler free; automatic binds when there are at least as many CPUs as PEs.
   enum class Binding { automatic, core, none } bind_to = Binding::automatic;
   // --host (-H), every value joined with commas as given, and its parsed entries; --hostfile
   // (--machinefile). At most one of the two. Hosts that are all this machine only limit -np;

@@ -247,26 +247,34 @@ cli)  # --help, --version, shmemrun, bad usage, ignored Open MPI options, "--".
   [ "$(grep -c '^args: -np 5 -x$' "$OUT")" -eq 2 ] || fail "program arguments not passed as given"
   ;;
 
-binding)  # PE k runs on the k-th CPU oshrun may use, round robin, also with more PEs than CPUs.
+binding)  # auto binds PE k to the k-th CPU oshrun may use while the PEs fit, else none; core always.
   cpus=()  # the CPUs this shell (and so oshrun) may use, from a list such as "0-3,6"
   IFS=, read -r -a ranges <<<"$(grep Cpus_allowed_list /proc/self/status | cut -f2)"
   for r in "${ranges[@]}"; do
     for (( c = ${r%-*}; c <= ${r#*-}; c++ )); do cpus+=("$c"); done
   done
-  n=$(( 2 * ${#cpus[@]} + 1 ))  # more PEs than CPUs, and not a multiple of them
-  show='echo "pe $PMIX_RANK cpus $(grep Cpus_allowed_list /proc/self/status | cut -f2)"'
-  for bind in "" "--bind-to auto" "--bind-to core"; do
-    # shellcheck disable=SC2086  # $bind is zero or two words
-    run_oshrun --oversubscribe $bind -np "$n" sh -c "$show"
-    expect_rc 0
-    for (( k = 0; k < n; k++ )); do
-      expect_out "^pe $k cpus ${cpus[k % ${#cpus[@]}]}\$"
-    done
-  done
-  run_oshrun --oversubscribe --bind-to none -np "$n" sh -c "$show"
-  expect_rc 0
   all=$(grep Cpus_allowed_list /proc/self/status | cut -f2)
-  [ "$(grep -c "^pe [0-9]* cpus $all\$" "$OUT")" -eq "$n" ] || fail "--bind-to none bound a PE"
+  show='echo "pe $PMIX_RANK cpus $(grep Cpus_allowed_list /proc/self/status | cut -f2)"'
+  fit=${#cpus[@]}
+  crowd=$(( 2 * fit + 1 ))  # more PEs than CPUs, and not a multiple of them
+  expect_round_robin() {
+    expect_rc 0
+    for (( k = 0; k < $1; k++ )); do expect_out "^pe $k cpus ${cpus[k % fit]}\$"; done
+  }
+  expect_unbound() {
+    expect_rc 0
+    [ "$(grep -c "^pe [0-9]* cpus $all\$" "$OUT")" -eq "$1" ] || fail "$2 bound a PE"
+  }
+  run_oshrun -np "$fit" sh -c "$show"
+  expect_round_robin "$fit"
+  run_oshrun --bind-to auto -np "$fit" sh -c "$show"
+  expect_round_robin "$fit"
+  run_oshrun --oversubscribe --bind-to core -np "$crowd" sh -c "$show"
+  expect_round_robin "$crowd"
+  run_oshrun --oversubscribe -np "$crowd" sh -c "$show"
+  expect_unbound "$crowd" "auto with more PEs than CPUs"
+  run_oshrun --bind-to none -np "$fit" sh -c "$show"
+  expect_unbound "$fit" "--bind-to none"
   ;;
 
 *)

@@ -38,10 +38,27 @@ std::size_t record_area(int world_pes) {
   return static_cast<std::size_t>(std::min(world_pes, kBoxPeers)) * kRecordBytes;
 }
 
+// One counter per world PE, in whole lines.
+std::size_t flags_bytes(int world_pes) {
+  return align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
+}
+
+// The built-in algorithms' scratch per slot (SMA_COLL_SCRATCH_SIZE, at least 1 KiB).
+std::size_t scratch_bytes(const Config &config) {
+  return align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
+}
+
 // The plug-in algorithms' scratch per slot: as large as the built-in one, none without plug-ins.
 std::size_t plugin_scratch(const Config &config) {
   if (config.coll_plugins.find_first_not_of(" \t:") == std::string::npos) return 0;
-  return align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
+  return scratch_bytes(config);
+}
+
+// One slot, in the order bind() lays it out.
+std::size_t slot_bytes(const Config &config, int world_pes) {
+  return 3 * flags_bytes(world_pes) + kMaskBytes + box_area(world_pes) + line_area(world_pes) +
+         record_area(world_pes) + bcast_entry_area(world_pes) + scratch_bytes(config) +
+         kCheckBytes + plugin_scratch(config);
 }
 
 // The area's layout in the bound state (collectives/state.hpp).
@@ -50,12 +67,7 @@ Area &area() noexcept { return state().area; }
 }  // namespace
 
 std::size_t area_bytes(const Config &config, int world_pes) noexcept {
-  const std::size_t flags = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
-  const std::size_t scratch = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
-  return (config.teams_max + kReservedSlots) *
-         (3 * flags + kMaskBytes + box_area(world_pes) + line_area(world_pes) +
-          record_area(world_pes) + bcast_entry_area(world_pes) + scratch + kCheckBytes +
-          plugin_scratch(config));
+  return (config.teams_max + kReservedSlots) * slot_bytes(config, world_pes);
 }
 
 void attach(std::byte *base, const Config &config, int world_pes) noexcept {
@@ -63,12 +75,10 @@ void attach(std::byte *base, const Config &config, int world_pes) noexcept {
   a.base = base;
   a.count = static_cast<int>(config.teams_max) + kReservedSlots;
   a.world_pes = world_pes;
-  a.flags_bytes = align_up(sizeof(std::uint64_t) * static_cast<std::size_t>(world_pes));
-  a.scratch_bytes = align_up(std::max<std::size_t>(config.coll_scratch_size, 1024));
+  a.flags_bytes = flags_bytes(world_pes);
+  a.scratch_bytes = scratch_bytes(config);
   a.plugin_scratch_bytes = plugin_scratch(config);
-  a.slot_bytes = 3 * a.flags_bytes + kMaskBytes + box_area(world_pes) + line_area(world_pes) +
-                 record_area(world_pes) + bcast_entry_area(world_pes) + a.scratch_bytes +
-                 kCheckBytes + a.plugin_scratch_bytes;
+  a.slot_bytes = slot_bytes(config, world_pes);
   a.used.fill(0);
   a.generations.assign(static_cast<std::size_t>(a.count), 0);
 }

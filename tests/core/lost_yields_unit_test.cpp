@@ -25,10 +25,25 @@ TEST(LostYields, YieldsUntilOneIsLost) {
   EXPECT_TRUE(lost.may_yield(kStart + 2 * kMs));
 }
 
-TEST(LostYields, LostYieldStopsYieldingForAWhile) {
+TEST(LostYields, LoneLossIsAnInterruption) {
+  // A system task that woke for a millisecond: it would have taken the CPU from a spinning PE too.
   LostYields lost;
-  const std::uint64_t at = kStart + 4 * kMs;
-  lost.yielded(4 * kMs, at, false);  // a busy task kept the CPU for its time slice
+  lost.yielded(1 * kMs, kStart, false);
+  EXPECT_FALSE(lost.any());
+  EXPECT_TRUE(lost.may_yield(kStart + kUs));
+  // The next one half a second later is another interruption, not a task that computes.
+  lost.yielded(1 * kMs, kStart + 512 * kMs, false);
+  EXPECT_FALSE(lost.any());
+  lost.yielded(1 * kMs, kStart + 512 * kMs + LostYields::kConfirmNs, false);
+  EXPECT_FALSE(lost.any());
+}
+
+TEST(LostYields, LostYieldsStopYieldingForAWhile) {
+  LostYields lost;
+  lost.yielded(4 * kMs, kStart, false);  // a busy task kept the CPU for its time slice
+  EXPECT_FALSE(lost.any());
+  const std::uint64_t at = kStart + 5 * kMs;
+  lost.yielded(4 * kMs, at, false);  // and the next one too: it is there to stay
   EXPECT_TRUE(lost.any());
   EXPECT_FALSE(lost.may_yield(at));
   EXPECT_FALSE(lost.may_yield(at + LostYields::kNoYieldNs - 1));
@@ -36,21 +51,26 @@ TEST(LostYields, LostYieldStopsYieldingForAWhile) {
   EXPECT_FALSE(lost.any());  // looked at, and over
 }
 
-TEST(LostYields, AnotherLossRestartsThePause) {
+TEST(LostYields, AnotherPairOfLossesRestartsThePause) {
   LostYields lost;
   lost.yielded(3 * kMs, kStart, false);
-  const std::uint64_t probe = kStart + LostYields::kNoYieldNs;
+  lost.yielded(3 * kMs, kStart + 4 * kMs, false);
+  const std::uint64_t probe = kStart + 4 * kMs + LostYields::kNoYieldNs;
   ASSERT_TRUE(lost.may_yield(probe));
-  lost.yielded(2 * kMs, probe + 2 * kMs, false);  // the busy task is still there
-  EXPECT_FALSE(lost.may_yield(probe + LostYields::kNoYieldNs));
-  EXPECT_TRUE(lost.may_yield(probe + 2 * kMs + LostYields::kNoYieldNs));
+  // The busy task is still there: the first loss after the pause is not enough, the next is.
+  lost.yielded(2 * kMs, probe + 2 * kMs, false);
+  EXPECT_FALSE(lost.any());
+  lost.yielded(2 * kMs, probe + 5 * kMs, false);
+  EXPECT_FALSE(lost.may_yield(probe + 5 * kMs + LostYields::kNoYieldNs - 1));
+  EXPECT_TRUE(lost.may_yield(probe + 5 * kMs + LostYields::kNoYieldNs));
 }
 
 TEST(LostYields, ThresholdIsTheLostYieldTime) {
   LostYields lost;
-  lost.yielded(LostYields::kLostYieldNs, kStart, false);
-  EXPECT_FALSE(lost.any());
   lost.yielded(LostYields::kLostYieldNs + 1, kStart, false);
+  lost.yielded(LostYields::kLostYieldNs, kStart + kMs, false);  // not lost
+  EXPECT_FALSE(lost.any());
+  lost.yielded(LostYields::kLostYieldNs + 1, kStart + 2 * kMs, false);
   EXPECT_TRUE(lost.any());
 }
 
@@ -58,6 +78,7 @@ TEST(LostYields, MorePesThanCpusKeepYielding) {
   // There the task that keeps the CPU is likely the PE waited for: the yield lets it finish.
   LostYields lost;
   lost.yielded(4 * kMs, kStart, true);
+  lost.yielded(4 * kMs, kStart + 5 * kMs, true);
   EXPECT_FALSE(lost.any());
   EXPECT_TRUE(lost.may_yield(kStart + kMs));
 }

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <optional>
 
+#include "cpu_claims.hpp"
 #include "diagnostics.hpp"
 #include "environment.hpp"
 #include "event_queue.hpp"
@@ -123,6 +124,7 @@ class Job {
       argv.push_back(const_cast<char *>(a.c_str()));
     argv.push_back(nullptr);
 
+    pe_cpus_ = choose_pe_cpus();
     bool ok = true;
     for (int rank = 0; rank < config_.options.np && ok; ++rank) {
       ok = spawn_pe(rank, argv.data(), rank == 0 ? pe0_stdin : dev_null, error);
@@ -146,26 +148,24 @@ class Job {
       pe_environment_.push_back("UCX_POSIX_DIR=" + shm_dir_.path());
   }
 
-  // The CPU PE `rank` is bound to, or -1. Binding keeps the PEs of a small job on different
-  // cores: their waits yield the CPU, so the kernel's balancer would otherwise often leave two
-  // PEs sharing one core, and every exchange between them would cost a context switch.
-  // With more PEs than CPUs auto leaves them free. Bound, a 4-PE barrier on 2 CPUs was steadier
-  // (unbound the kernel may keep 3 PEs on one CPU for a whole run: 4.7 us against 2.9), but
-  // with every CPU full of pinned, yielding PEs, another job's oshrun reaping a dead PE spun
-  // in the kernel (shrink_dcache_parent) for 30 s while both jobs stood still.
-  int cpu_for(int rank) const {
+  // The CPU of each PE, or -1. Binding keeps the PEs of a small job on different cores: their
+  // waits yield the CPU, so the kernel's balancer would otherwise often leave two PEs sharing
+  // one core, and every exchange between them would cost a context switch. Other oshrun jobs
+  // of the machine keep their CPUs (cpu_claims.hpp). With more PEs than free CPUs auto leaves
+  // them free. Bound, a 4-PE barrier on 2 CPUs was steadier (unbound the kernel may keep 3 PEs
+  // on one CPU for a whole run: 4.7 us against 2.9), but with every CPU full of pinned,
+  // yielding PEs, another job's oshrun reaping a dead PE spun in the kernel
+  // (shrink_dcache_parent) for 30 s while both jobs stood still.
+  std::vector<int> choose_pe_cpus() {
     using Binding = Options::Binding;
-    if (config_.options.bind_to == Binding::none) return -1;
+    const int np = config_.options.np;
+    if (config_.options.bind_to == Binding::none) return std::vector<int>(np, -1);
     cpu_set_t allowed;
-    if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return -1;
+    if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) return std::vector<int>(np, -1);
     std::vector<int> cpus;
     for (int c = 0; c < CPU_SETSIZE; ++c)
       if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
-    if (cpus.empty()) return -1;
-    if (config_.options.bind_to == Binding::automatic &&
-        config_.options.np > static_cast<int>(cpus.size()))
-      return -1;
-    return cpus[static_cast<std::size_t>(rank) % cpus.size()];
+    return cpu_claim_.claim(cpus, np, config_.options.bind_to == Binding::core);
   }
 
   bool spawn_pe(int rank, char *const *argv, int stdin_fd, std::string &error) {
@@ -182,7 +182,7 @@ class Job {
     req.stdin_fd = stdin_fd;
     req.stdout_fd = out;
     req.stderr_fd = err;
-    req.cpu = cpu_for(rank);
+    req.cpu = pe_cpus_[static_cast<std::size_t>(rank)];
     req.umask = config_.pe_umask;
     const bool ok = procs_.spawn(
         req, [&](pid_t pid) { host_.set_pid(rank, pid); }, error);
@@ -334,6 +334,7 @@ class Job {
     if (procs_.running() == 0) remove_orphan_sysv_segments(procs_.pids());
     shm_dir_.remove();
     dir_.remove();
+    cpu_claim_.release();
   }
 
   const JobConfig &config_;
@@ -341,8 +342,10 @@ class Job {
   std::vector<std::string> pe_environment_;
   SignalChannel signals_;
   EventQueue events_;
-  SessionDir dir_;      // the PMIx server's files
-  SessionDir shm_dir_;  // UCX's shared-memory files
+  SessionDir dir_;                // the PMIx server's files
+  SessionDir shm_dir_;            // UCX's shared-memory files
+  CpuClaim cpu_claim_{kShmBase};  // the CPUs the PEs are bound to, for other jobs to keep off
+  std::vector<int> pe_cpus_;      // the CPU of each PE, -1: unbound
   PmixHost host_;
   ProcessGroup procs_;
   OutputForwarder output_;

@@ -5,6 +5,7 @@
 #
 # Every run of oshrun is checked for leftovers when it exits: its session directory under
 # $TMPDIR, its directory for UCX's files /dev/shm/oshrun.<pid>.*, /dev/shm/shoal-oshrun-<pid>-*,
+# its record of bound CPUs /dev/shm/shoal-cpus.<pid>,
 # every shared-memory object its PEs were seen to map (note_job_memory), and any process
 # carrying this run's unique $MARK in its arguments.
 set -u
@@ -79,7 +80,8 @@ check_clean() {
   local left path id
   left=$(ls -A "$TMPDIR" | grep -vxF -e "${KEEP:-}")
   [ -z "$left" ] || fail "left in TMPDIR: $left"
-  left=$(compgen -G "/dev/shm/shoal-oshrun-$OSH_PID-*" "/dev/shm/oshrun.$OSH_PID.*")
+  left=$(compgen -G "/dev/shm/shoal-oshrun-$OSH_PID-*" "/dev/shm/oshrun.$OSH_PID.*" \
+    "/dev/shm/shoal-cpus.$OSH_PID")
   [ -z "$left" ] || fail "left in /dev/shm: $left"
   if pgrep -f -- "$MARK" >/dev/null; then
     fail "PEs still running after oshrun exited: $(pgrep -a -f -- "$MARK")"

@@ -247,7 +247,7 @@ cli)  # --help, --version, shmemrun, bad usage, ignored Open MPI options, "--".
   [ "$(grep -c '^args: -np 5 -x$' "$OUT")" -eq 2 ] || fail "program arguments not passed as given"
   ;;
 
-binding)  # auto binds PE k to the k-th CPU oshrun may use while the PEs fit, else none; core always.
+binding)  # auto binds PE k to the k-th free CPU while the PEs fit, else none; core always.
   cpus=()  # the CPUs this shell (and so oshrun) may use, from a list such as "0-3,6"
   IFS=, read -r -a ranges <<<"$(grep Cpus_allowed_list /proc/self/status | cut -f2)"
   for r in "${ranges[@]}"; do
@@ -275,6 +275,52 @@ binding)  # auto binds PE k to the k-th CPU oshrun may use while the PEs fit, el
   expect_unbound "$crowd" "auto with more PEs than CPUs"
   run_oshrun --bind-to none -np "$fit" sh -c "$show"
   expect_unbound "$fit" "--bind-to none"
+
+  # Jobs side by side keep off each other's CPUs (launcher/cpu_claims.hpp); registered
+  # RUN_SERIAL, so no other test's job holds CPUs meanwhile.
+  (( fit >= 2 )) || exit 0
+  last=$(( fit - 1 ))
+  # A dead job's record (nobody holds its lock) counts for nothing and is removed.
+  trap 'end_jobs; kill $holder 2>/dev/null; rm -rf "$WORK" /dev/shm/shoal-cpus.99999[89]' EXIT
+  echo "${cpus[0]}" >/dev/shm/shoal-cpus.999999
+  run_oshrun -np "$fit" sh -c "$show"
+  expect_round_robin "$fit"
+  [ ! -e /dev/shm/shoal-cpus.999999 ] || fail "a dead job's CPU record was not removed"
+  # A live one (its lock held) keeps the next job off CPU 0.
+  echo "${cpus[0]}" >/dev/shm/shoal-cpus.999998
+  (exec 9</dev/shm/shoal-cpus.999998 && flock 9 && exec sleep 60) </dev/null >/dev/null 2>&1 &
+  holder=$!
+  for _ in $(seq 100); do flock -n /dev/shm/shoal-cpus.999998 true || break; sleep 0.05; done
+  run_oshrun -np 1 sh -c "$show"
+  expect_rc 0
+  expect_out "^pe 0 cpus ${cpus[1]}\$"
+  kill "$holder"
+  wait "$holder" 2>/dev/null
+  # A running oshrun job on all CPUs but the last: the next job's PE takes the last; two PEs do
+  # not fit, so auto leaves them free, and core binds to the free CPU first, then round robin.
+  release=$WORK/release
+  mkdir "$WORK/tmp2"  # its session directory, apart from those check_clean expects gone
+  TMPDIR=$WORK/tmp2 start_oshrun "$last" -np "$last" sh -c \
+    "$show; echo ready; while [ ! -e $release ]; do sleep 0.05; done"
+  holding=$OSH_PID
+  for (( k = 0; k < last; k++ )); do expect_out "^pe $k cpus ${cpus[k]}\$"; done
+  [ "$(cat "/dev/shm/shoal-cpus.$holding")" = "$(IFS=,; echo "${cpus[*]:0:last}")" ] ||
+    fail "the running job's record does not list its CPUs"
+  run_oshrun -np 1 sh -c "$show"
+  expect_rc 0
+  expect_out "^pe 0 cpus ${cpus[last]}\$"
+  run_oshrun -np 2 sh -c "$show"
+  expect_unbound 2 "auto with more PEs than free CPUs"
+  run_oshrun --bind-to core -np 2 sh -c "$show"
+  expect_rc 0
+  expect_out "^pe 0 cpus ${cpus[last]}\$"
+  expect_out "^pe 1 cpus ${cpus[0]}\$"
+  touch "$release"
+  OSH_PID=$holding
+  wait_oshrun
+  expect_rc 0
+  check_clean
+  [ -z "$(ls -A "$WORK/tmp2")" ] || fail "the running job left its session directory"
   ;;
 
 *)

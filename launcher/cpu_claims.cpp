@@ -15,9 +15,6 @@
 namespace shoal::launcher {
 namespace {
 
-// Every oshrun of the machine takes this lock to read the records and write its own. Opened
-// read-only (flock needs no write access), so a file another user created serves everyone.
-constexpr std::string_view kLockName = "shoal-cpus.lock";
 // A job's record: "shoal-cpus.<pid of oshrun>", the CPUs as "0,1,5\n".
 constexpr std::string_view kRecordPrefix = "shoal-cpus.";
 
@@ -48,17 +45,22 @@ void read_cpus(int fd, std::set<int> &into) {
   }
 }
 
-// The lock file, opened (and created, readable by all, if missing); -1 where it cannot be.
-int open_lock(const std::string &path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-  if (fd >= 0 || errno != ENOENT) return fd;
-  fd = ::open(path.c_str(), O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-  if (fd >= 0) {
-    ::fchmod(fd, 0644);  // whatever oshrun's umask: the other users' jobs open it too
-  } else if (errno == EEXIST) {  // another oshrun made it meanwhile
-    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+// Every oshrun of the machine holds an flock on the records' directory itself while it reads the
+// records and writes its own (a lock file would be left behind in /dev/shm). Taken within
+// kLockTries x kLockRetryUs, or -1: a directory that cannot be opened, or something else that holds
+// it, must not keep a job from starting.
+constexpr int kLockTries = 200;
+constexpr useconds_t kLockRetryUs = 5'000;  // 1 s in all
+int lock_directory(const std::string &dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  for (int i = 0; i < kLockTries; ++i) {
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
+    if (errno != EWOULDBLOCK && errno != EINTR) break;
+    ::usleep(kLockRetryUs);
   }
-  return fd;
+  ::close(fd);
+  return -1;
 }
 
 }  // namespace
@@ -82,11 +84,8 @@ std::vector<int> choose_cpus(const std::vector<int> &allowed, const std::set<int
 
 std::vector<int> CpuClaim::claim(const std::vector<int> &allowed, int np, bool must_bind) {
   release();
-  const int lock = open_lock(dir_ + "/" + std::string(kLockName));
-  if (lock < 0 || ::flock(lock, LOCK_EX) != 0) {
-    if (lock >= 0) ::close(lock);
-    return choose_cpus(allowed, {}, np, must_bind);
-  }
+  const int lock = lock_directory(dir_);
+  if (lock < 0) return choose_cpus(allowed, {}, np, must_bind);
   const std::vector<int> cpus = choose_cpus(allowed, cpus_of_live_jobs(), np, must_bind);
   std::vector<int> bound;
   for (int cpu : cpus)

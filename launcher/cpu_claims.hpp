@@ -23,10 +23,10 @@ namespace shoal::launcher {
 std::vector<int> choose_cpus(const std::vector<int> &allowed, const std::set<int> &taken, int np,
                              bool must_bind);
 
-// This job's record. claim() chooses the CPUs (choose_cpus) under a lock shared by every oshrun
-// of the machine, so two jobs starting together do not both take the same free CPUs, and keeps
-// the record until destruction. Best effort: where /dev/shm cannot be used, the choice ignores
-// other jobs, as before records existed.
+// This job's record. claim() chooses the CPUs (choose_cpus) under an flock on the directory
+// shared by every oshrun of the machine, so two jobs starting together do not both take the
+// same free CPUs, and keeps the record until release() or destruction. Best effort: where the
+// directory cannot be used (or locked within a second), the choice ignores other jobs.
 class CpuClaim {
  public:
   explicit CpuClaim(std::string dir = "/dev/shm") : dir_(std::move(dir)) {}

@@ -77,7 +77,7 @@ TEST_F(CpuClaimDir, RecordLivesWithTheClaim) {
     EXPECT_EQ(claim.claim({0, 1, 2}, 2, false), (std::vector<int>{0, 1}));
     EXPECT_EQ(read(record_of(::getpid())), "0,1");
   }
-  EXPECT_FALSE(fs::exists(record_of(::getpid())));
+  EXPECT_TRUE(fs::is_empty(dir_));  // nothing left behind, no lock file either
 }
 
 TEST_F(CpuClaimDir, UnboundJobRecordsNothing) {

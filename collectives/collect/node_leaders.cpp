@@ -1,4 +1,5 @@
-// Collect/fcollect by node for a team spread over nodes, up to kStashMaxBytes (64 KiB) gathered:
+// Collect/fcollect by node for a team spread over nodes, every message up to kStashMaxBytes (64
+// KiB):
 //   1. each PE hands its block to its node's leader (collectives/leaders.hpp) through a mailbox
 //      (a store on the node), or, when larger than a mailbox, into the leader's stash buffer of
 //      it (Channel::send_stashed);
@@ -15,6 +16,7 @@
 // docs/collectives.md); the leaders' messages are exchanges through alternating mailboxes
 // (channel.hpp). Each ordered pair carries at most one message per call.
 #include <cstddef>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -30,17 +32,42 @@ namespace {
 
 bool is_power_of_two(int v) { return (v & (v - 1)) == 0; }
 
-// Teams of up to kLeadersMaxPes PEs, with mailboxes, over several nodes, whose gathered bytes fit
-// a stash buffer. Where every node has one PE the leaders' exchange is all there is: taken when
-// the nodes are a power of two, whose doubling sends fewer messages than mailbox, and with 2
+// The bytes of each leader's node, by leader index.
+std::vector<std::size_t> node_bytes(const Channel &ch, const Args &a, const Leaders &leaders) {
+  std::vector<std::size_t> bytes(static_cast<std::size_t>(leaders.count), 0);
+  for (int p = 0; p < ch.size(); ++p)
+    bytes[static_cast<std::size_t>(leaders.index_of(ch.memory_group(p)))] +=
+        a.counts[p] * a.elem_size;
+  return bytes;
+}
+
+// The largest message of a call: a PE's block to its leader, or one of the leaders' exchange (a
+// node's blocks; in round d of the doubling the d nodes a leader holds).
+std::size_t largest_message(const Channel &ch, const Args &a, const Leaders &leaders) {
+  std::size_t largest = 0;
+  for (int p = 0; p < ch.size(); ++p) largest = std::max(largest, a.counts[p] * a.elem_size);
+  const std::vector<std::size_t> nodes = node_bytes(ch, a, leaders);
+  const int k = leaders.count;
+  for (int d = 1; d == 1 || (is_power_of_two(k) && d < k); d *= 2)
+    for (int held = 0; held + d <= k; held += d) {
+      std::size_t sum = 0;
+      for (int i = held; i < held + d; ++i) sum += nodes[static_cast<std::size_t>(i)];
+      largest = std::max(largest, sum);
+    }
+  return largest;
+}
+
+// Teams of up to kLeadersMaxPes PEs, with mailboxes, over several nodes, whose every message
+// fits a stash buffer. Where every node has one PE the leaders' exchange is all there is: taken
+// when the nodes are a power of two, whose doubling sends fewer messages than mailbox, and with 2
 // PEs for blocks larger than a mailbox (auto leaves 2 PEs with small blocks to mailbox: the same
 // one message each, 0.1 us faster).
 bool applies(const Channel &ch, const Args &a) {
   const int n = ch.size();
-  if (n > kLeadersMaxPes || !ch.has_mailboxes() || a.total * a.elem_size > kStashMaxBytes)
-    return false;
+  if (n > kLeadersMaxPes || !ch.has_mailboxes()) return false;
   const Leaders leaders(ch);
-  return leaders.count > 1 && (leaders.count < n || is_power_of_two(leaders.count));
+  return leaders.count > 1 && (leaders.count < n || is_power_of_two(leaders.count)) &&
+         largest_message(ch, a, leaders) <= kStashMaxBytes;
 }
 
 // The blocks of leader index `first` up to `last` (excluded), in leader order, each node's in
@@ -49,7 +76,9 @@ class NodeBlocks {
  public:
   NodeBlocks(const Channel &ch, const Args &a, const Leaders &leaders)
       : ch_(ch), a_(a), leaders_(leaders), starts_(leaders.count + 1, 0) {
-    for (int i = 0; i < leaders.count; ++i) starts_[i + 1] = starts_[i] + node_bytes(i);
+    const std::vector<std::size_t> nodes = node_bytes(ch, a, leaders);
+    for (int i = 0; i < leaders.count; ++i)
+      starts_[i + 1] = starts_[i] + nodes[static_cast<std::size_t>(i)];
     bytes_.resize(starts_[leaders.count]);
   }
   std::size_t bytes(int first, int last) const { return starts_[last] - starts_[first]; }
@@ -69,12 +98,6 @@ class NodeBlocks {
   }
 
  private:
-  std::size_t node_bytes(int i) const {
-    std::size_t sum = 0;
-    for (int p = 0; p < ch_.size(); ++p)
-      if (ch_.memory_group(p) == leaders_.group[i]) sum += a_.counts[p] * a_.elem_size;
-    return sum;
-  }
   const Channel &ch_;
   const Args &a_;
   const Leaders &leaders_;

@@ -183,6 +183,31 @@ TEST(CollCollect, BlocksAroundTheMailboxSize) {
   shmem_barrier_all();
 }
 
+// Blocks whose node's share (2 PEs of a host across hosts) is just below, at and above a stash
+// buffer (64 KiB): node_leaders takes a team across nodes while every message it sends fits one
+// (a block, a node's blocks, in a doubling the nodes a leader holds), and ring above.
+TEST(CollCollect, BlocksAroundTheStashSize) {
+  constexpr std::size_t kMaxBlock = (64 * 1024 + 8) / sizeof(std::uint64_t);
+  const std::size_t n = static_cast<std::size_t>(npes());
+  SymBuffer dest(n * kMaxBlock * sizeof(std::uint64_t) + kGuardBytes),
+      source(kMaxBlock * sizeof(std::uint64_t));
+  ASSERT_TRUE(dest && source);
+  for (const TeamCase* t : representative_teams()) {
+    if (!t->member) continue;
+    unsigned salt = team_salt(800, *t);
+    const auto size = static_cast<std::size_t>(t->size);
+    for (std::size_t kib : {16, 32, 64}) {
+      const std::size_t at = kib * 1024 / sizeof(std::uint64_t);
+      for (std::size_t count : {at - 1, at, at + 1})
+        fcollect_case<Rma_uint64>(*t, count, salt++, dest.get(), source.get());
+      std::vector<std::size_t> counts;  // one block past the rest
+      for (std::size_t j = 0; j < size; ++j) counts.push_back(j == size - 1 ? at + 1 : at - 1);
+      gather_case<Rma_uint64, false>(*t, counts, salt++, dest.get(), source.get(), "(stash)");
+    }
+  }
+  shmem_barrier_all();
+}
+
 TEST(CollCollect, BackToBack) {
   SymBuffer dest(64 * 1024), source(4 * 1024);
   ASSERT_TRUE(dest && source);

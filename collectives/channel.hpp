@@ -33,8 +33,9 @@ namespace shoal::coll {
 
 struct Slot;
 
-// The largest message signal_stashed() carries (the backends' stash buffers hold this much).
-inline constexpr std::size_t kStashMaxBytes = std::size_t{64} << 10;
+// The largest message signal_stashed() carries (the backends' stash buffers grow to hold this
+// much, a place's buffer as large as the longest message it received).
+inline constexpr std::size_t kStashMaxBytes = std::size_t{1} << 20;
 
 class Channel {
  public:

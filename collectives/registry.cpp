@@ -80,9 +80,9 @@ const char *const kAutoRules[] = {
     // collect and fcollect; node_leaders only for teams over several nodes, after mailbox for
     // 2 PEs with blocks that fit its boxes (across 2 hosts 9.2 us against 9.35 for 8 B; above
     // 128 B node_leaders' one stashed message each, 9-10 us, against 18 for a doubling with
-    // credits, and as fast as mailbox up to its 16 KiB), up to its 64 KiB messages (fcollect
-    // of 32 KiB blocks, 4 PEs on 2 hosts: 32 us against ring's 91-101, OSHMEM 75; 64 KiB
-    // blocks, 2 PEs: 23.4 against 27.0, OSHMEM 65). On one node mailbox up to the box size
+    // credits, and as fast as mailbox up to its 16 KiB), up to its 1 MiB messages (fcollect,
+    // 4 PEs on 2 hosts, 32 KiB blocks: 32 us against ring's 91-101, OSHMEM 75; 256 KiB: 229
+    // against 684-959, OSHMEM 358). On one node mailbox up to the box size
     // (4 PEs on 2 CPUs, fcollect of 8 KiB blocks: 2.8 us against direct's 4.0), but with 2 PEs
     // direct above 2 KiB gathered (4 KiB blocks: 0.68 us against 0.79).
     "direct:pes<=2&bytes>2k,mailbox:pes<=2,node_leaders,mailbox:pes<=8,direct,"

@@ -9,7 +9,7 @@
 // Slot::bcast_entry_bytes: 4 KiB with 4 PEs; cache_lines.hpp) with the sequence number after
 // it, so the root still returns without waiting for its readers, where direct waits until every
 // reader has copied from its source (4 PEs on 2 CPUs, 256 B: 0.2 us against 1.07). In teams
-// whose heaps are not all mapped (up to kStashMaxBytes) it travels the same way as a small one,
+// whose heaps are not all mapped (up to kMaxStashedBytes) it travels the same way as a small one,
 // in the line's message into each reader's stash buffer of the line (Channel::signal_stashed),
 // where the reader copies it from: one message per reader where the binomial tree needs a
 // credit back before each step.
@@ -46,6 +46,10 @@ namespace shoal::coll {
 namespace {
 
 constexpr int kMaxNetworkTeam = 8;
+// The largest broadcast that travels across nodes in the readers' stash buffers (the range its
+// auto rule was measured on; binomial and scatter_allgather take larger ones).
+constexpr std::size_t kMaxStashedBytes = std::size_t{64} << 10;
+static_assert(kMaxStashedBytes <= kStashMaxBytes);
 constexpr std::uint64_t kAckSlack = kBcastLines / 2;
 static_assert(kAckSlack >= 1 && kAckSlack <= kBcastLines);
 
@@ -65,7 +69,7 @@ bool applies(const Channel &ch, const Args &a) {
     case Way::entry:
       return a.bytes() <= ch.slot().bcast_entry_bytes;
     case Way::stash:
-      return ch.size() <= kMaxNetworkTeam && a.bytes() <= kStashMaxBytes;
+      return ch.size() <= kMaxNetworkTeam && a.bytes() <= kMaxStashedBytes;
   }
   return false;
 }

@@ -79,7 +79,7 @@ ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_
     if (segment == h.dest_segment)
       dest = local_range(rt, segment, h.dest_offset, bytes);
     else if (bytes <= kStashMaxBytes && local_range(rt, segment, h.dest_offset, 1) != nullptr)
-      dest = rt.stash.buffer_for(stash_key(segment, h.dest_offset));
+      dest = rt.stash.buffer_for(stash_key(segment, h.dest_offset), bytes);
   }
   if (!whole || (bytes != 0 && dest == nullptr) || word == nullptr ||
       (with_rider && rider_word == nullptr)) {

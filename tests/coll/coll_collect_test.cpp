@@ -183,11 +183,12 @@ TEST(CollCollect, BlocksAroundTheMailboxSize) {
   shmem_barrier_all();
 }
 
-// Blocks whose node's share (2 PEs of a host across hosts) is just below, at and above a stash
-// buffer (64 KiB): node_leaders takes a team across nodes while every message it sends fits one
-// (a block, a node's blocks, in a doubling the nodes a leader holds), and ring above.
+// Blocks around the limits of node_leaders across hosts, which takes a team while every message
+// it sends (a block, a node's blocks, in a doubling the nodes a leader holds) fits a stash
+// buffer (1 MiB: a node's share of 2 blocks of 512 KiB), and where every node has one PE
+// while it is at most 128 KiB; ring above. 16 to 64 KiB: its limit before.
 TEST(CollCollect, BlocksAroundTheStashSize) {
-  constexpr std::size_t kMaxBlock = (64 * 1024 + 8) / sizeof(std::uint64_t);
+  constexpr std::size_t kMaxBlock = (512 * 1024 + 8) / sizeof(std::uint64_t);
   const std::size_t n = static_cast<std::size_t>(npes());
   SymBuffer dest(n * kMaxBlock * sizeof(std::uint64_t) + kGuardBytes),
       source(kMaxBlock * sizeof(std::uint64_t));
@@ -196,7 +197,7 @@ TEST(CollCollect, BlocksAroundTheStashSize) {
     if (!t->member) continue;
     unsigned salt = team_salt(800, *t);
     const auto size = static_cast<std::size_t>(t->size);
-    for (std::size_t kib : {16, 32, 64}) {
+    for (std::size_t kib : {16, 32, 64, 128, 512}) {
       const std::size_t at = kib * 1024 / sizeof(std::uint64_t);
       for (std::size_t count : {at - 1, at, at + 1})
         fcollect_case<Rma_uint64>(*t, count, salt++, dest.get(), source.get());

@@ -156,11 +156,22 @@ TEST(CollCollect, LargerThanScratch) {
   shmem_barrier_all();
 }
 
-// 50 fcollects in a row into one dest with changing data, checked after each, no barriers;
-// then 30 collects with changing counts into one dest.
+namespace {
+
+// fcollect with blocks of at - 1, at and at + 1 elements, then collect with blocks on both sides
+// of `at` (at - 1, at and at + 1 in turn): around the limit of an algorithm that takes a call
+// only while every block (or message) fits. dest holds size * (at + 1) elements.
+void blocks_around(const TeamCase& t, std::size_t at, unsigned& salt, void* dest, void* source) {
+  for (std::size_t n : {at - 1, at, at + 1}) fcollect_case<Rma_uint64>(t, n, salt++, dest, source);
+  std::vector<std::size_t> counts;
+  for (int j = 0; j < t.size; ++j) counts.push_back(at - 1 + static_cast<std::size_t>(j % 3));
+  gather_case<Rma_uint64, false>(t, counts, salt++, dest, source, "(around)");
+}
+
+}  // namespace
+
 // Blocks just below, at and just above what a mailbox holds in jobs of 8, 4 and 2 PEs (4, 8
-// and 16 KiB; slot_state.hpp): mailbox takes a call only when every block fits, so collect
-// mixes blocks on both sides of the limit too.
+// and 16 KiB; slot_state.hpp): mailbox takes a call only when every block fits.
 TEST(CollCollect, BlocksAroundTheMailboxSize) {
   constexpr std::size_t kMaxBlock = (16 * 1024 + 8) / sizeof(std::uint64_t);
   SymBuffer dest(8 * kMaxBlock * sizeof(std::uint64_t) + kGuardBytes),
@@ -169,15 +180,10 @@ TEST(CollCollect, BlocksAroundTheMailboxSize) {
   for (const TeamCase* t : representative_teams()) {
     if (!t->member) continue;
     unsigned salt = team_salt(700, *t);
-    const auto size = static_cast<std::size_t>(t->size);
     for (std::size_t box : {4096, 8192, 16384}) {
       const std::size_t at = box / sizeof(std::uint64_t);
-      if (size * (at + 1) > 8 * kMaxBlock) continue;
-      for (std::size_t n : {at - 1, at, at + 1})
-        fcollect_case<Rma_uint64>(*t, n, salt++, dest.get(), source.get());
-      std::vector<std::size_t> counts;
-      for (std::size_t j = 0; j < size; ++j) counts.push_back(at - 1 + j % 3);
-      gather_case<Rma_uint64, false>(*t, counts, salt++, dest.get(), source.get(), "(around)");
+      if (static_cast<std::size_t>(t->size) * (at + 1) > 8 * kMaxBlock) continue;
+      blocks_around(*t, at, salt, dest.get(), source.get());
     }
   }
   shmem_barrier_all();
@@ -196,19 +202,14 @@ TEST(CollCollect, BlocksAroundTheStashSize) {
   for (const TeamCase* t : representative_teams()) {
     if (!t->member) continue;
     unsigned salt = team_salt(800, *t);
-    const auto size = static_cast<std::size_t>(t->size);
-    for (std::size_t kib : {16, 32, 64, 128, 512}) {
-      const std::size_t at = kib * 1024 / sizeof(std::uint64_t);
-      for (std::size_t count : {at - 1, at, at + 1})
-        fcollect_case<Rma_uint64>(*t, count, salt++, dest.get(), source.get());
-      std::vector<std::size_t> counts;  // one block past the rest
-      for (std::size_t j = 0; j < size; ++j) counts.push_back(j == size - 1 ? at + 1 : at - 1);
-      gather_case<Rma_uint64, false>(*t, counts, salt++, dest.get(), source.get(), "(stash)");
-    }
+    for (std::size_t kib : {16, 32, 64, 128, 512})
+      blocks_around(*t, kib * 1024 / sizeof(std::uint64_t), salt, dest.get(), source.get());
   }
   shmem_barrier_all();
 }
 
+// 50 fcollects in a row into one dest with changing data, checked after each, no barriers;
+// then 30 collects with changing counts into one dest.
 TEST(CollCollect, BackToBack) {
   SymBuffer dest(64 * 1024), source(4 * 1024);
   ASSERT_TRUE(dest && source);

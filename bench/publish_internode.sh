@@ -2,7 +2,7 @@
 # Writes docs/performance/internode.md from one inter-node run of compare_oshmem.sh:
 #
 #   bench/compare_oshmem.sh --hosts 2 --bench all --reps 5 --npes 2,4 \
-#       --tests put_lat,get_lat,put_bw,get_bw,put_rate,flag_lat,flag_idle_lat,iput_lat,iget_lat,fadd_lat,add_lat,add_rate,add_rate_many,barrier_all,broadcast,sum_reduce,collect,fcollect,tcp_pingpong_spin,tcp_pingpong_epoll,tcp_exchange_spin,tcp_exchange_epoll \
+#       --tests put_lat,get_lat,put_bw,get_bw,put_rate,flag_lat,flag_idle_lat,iput_lat,iget_lat,fadd_lat,add_lat,add_rate,add_rate_many,barrier_all,broadcast,sum_reduce,collect,fcollect,alltoall,tcp_pingpong_spin,tcp_pingpong_epoll,tcp_exchange_spin,tcp_exchange_epoll \
 #       --putget-args '--max-size 1M' --coll-args '--max-size 64K' --globals \
 #       --out bench/results/internode.csv
 #   bench/publish_internode.sh bench/results/internode.csv "load average 0.4 before the run"

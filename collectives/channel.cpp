@@ -29,6 +29,11 @@ void Channel::await(int peer) noexcept {
   wait(&slot_.arrived[from], ++slot_.received[from]);
 }
 
+bool Channel::arrived(int peer) const noexcept {
+  const auto from = static_cast<std::size_t>(slot_index(peer));
+  return __atomic_load_n(&slot_.arrived[from], __ATOMIC_ACQUIRE) > slot_.received[from];
+}
+
 bool Channel::has_mailboxes() const noexcept {
   for (int pe = 0; pe < size_; ++pe)
     if (slot_index(pe) >= slot_.box_peers) return false;

@@ -123,6 +123,10 @@ class Channel {
   void send(void *dest, const void *source, std::size_t bytes, int peer) noexcept;
   // Waits for the next notification from peer; the data put before it is then visible here.
   void await(int peer) noexcept;
+  // Whether the next notification from peer has arrived, without consuming it or progressing
+  // anything: for algorithms on one node, whose notifications are stores (then await(peer)
+  // returns at once).
+  bool arrived(int peer) const noexcept;
 
   // Mailboxes for small messages of exchanges (box_bytes(), at least kBoxBytes): every PE has
   // two boxes per sender and a sender uses them in alternation, so no credit is needed as long

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "collectives/algorithm.hpp"
 #include "collectives/alltoall/blocks.hpp"
@@ -67,12 +68,31 @@ void run(Channel &channel, const Args &args) {
   const int n = channel.size(), me = channel.rank();
   for (int k = 1; k < n; ++k) channel.notify((me + k) % n);
   copy_block(args, static_cast<const std::byte *>(args.source), me, me);
-  // Peers are visited starting after this PE, so the PEs do not all read PE 0 first.
-  for (int k = 1; k < n; ++k) {
-    const int peer = (me + k) % n;
+  // Peers are visited starting after this PE, so the PEs do not all read PE 0 first; those
+  // that are ready first: with more PEs than CPUs the next peer in turn is often off its CPU.
+  std::vector<bool> copied(static_cast<std::size_t>(n), false);
+  auto copy_from = [&](int peer) {
     channel.await(peer);
     copy_block(args, channel.mapped(args.source, peer), me, peer);
     channel.notify(peer);
+    copied[static_cast<std::size_t>(peer)] = true;
+  };
+  for (int left = n - 1; left > 0;) {
+    int next = -1, ready = 0;
+    for (int k = 1; k < n; ++k) {
+      const int peer = (me + k) % n;
+      if (copied[static_cast<std::size_t>(peer)]) continue;
+      if (next < 0) next = peer;
+      if (channel.arrived(peer)) {
+        copy_from(peer);
+        ++ready;
+      }
+    }
+    if (ready == 0) {  // none was: wait for the next in turn
+      copy_from(next);
+      ready = 1;
+    }
+    left -= ready;
   }
   for (int k = 1; k < n; ++k) channel.await((me + n - k) % n);
 }

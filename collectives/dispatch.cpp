@@ -10,6 +10,7 @@
 
 #include "collectives/alone.hpp"
 #include "collectives/call_check.hpp"
+#include "collectives/collect/counted.hpp"
 #include "collectives/plugins.hpp"
 #include "collectives/runtime_channel.hpp"
 #include "collectives/collectives.hpp"
@@ -174,6 +175,47 @@ void place_records(const Slot &slot, void *dest, std::size_t elem_size,
   }
 }
 
+// Checks that dest holds the blocks of every PE (counts) and notes how the call was served.
+void check_gathered(void *dest, const void *source, std::size_t nelems, std::size_t elem_size,
+                    const std::vector<std::size_t> &counts, const char *how,
+                    const char *routine) noexcept {
+  const std::size_t total = std::accumulate(counts.begin(), counts.end(), std::size_t{0});
+  if (total != 0) check_buffers(dest, total, source, nelems, elem_size, routine);
+  observe::note_algorithm(collective_name(Collective::collect), how);  // SMA_PROFILE
+}
+
+// A collect's first step: every PE learns every PE's count (counts), and where the blocks came
+// along (small teams of one PE per node: CountedExchange; small blocks: the records), places
+// them in dest and returns true: the call is complete.
+bool exchange_counts(shoal_team &team, void *dest, const void *source, std::size_t nelems,
+                     std::size_t elem_size, std::vector<std::size_t> &counts,
+                     const char *routine) noexcept {
+  Slot &slot = channel_slot(team);
+  const bool builtin = uses_builtin_rules(Collective::collect);
+  if (builtin && team.n_pes > 1) {
+    RuntimeChannel channel(team, routine);
+    if (CountedExchange::applies(channel)) {
+      CountedExchange counted;
+      if (!counted.exchange(channel, source, nelems, elem_size, counts.data())) return false;
+      check_gathered(dest, source, nelems, elem_size, counts, "counted", routine);
+      counted.place(dest, elem_size, counts.data());
+      return true;
+    }
+  }
+  if (slot.records != nullptr && team.n_pes <= slot.record_peers && builtin) {
+    if (!gather_records(team, slot, source, nelems, elem_size, counts, routine)) return false;
+    check_gathered(dest, source, nelems, elem_size, counts, "records", routine);
+    place_records(slot, dest, elem_size, counts);
+    return true;
+  }
+  // An fcollect of one word per PE into the slot's count array.
+  const std::uint64_t mine = nelems;
+  gather(Collective::fcollect, team, slot.counts, &mine, sizeof mine,
+         std::vector<std::size_t>(counts.size(), 1), sizeof mine, routine);
+  counts.assign(slot.counts, slot.counts + counts.size());
+  return false;
+}
+
 }  // namespace
 
 Failure init_collectives(Runtime &rt) {
@@ -245,27 +287,10 @@ int collect(shoal_team *handle, void *dest, const void *source, std::size_t nele
   // Before the counts are exchanged, what this PE knows: its count, and that dest holds at least
   // its own elements (the full extent is known after the exchange).
   if (nelems != 0) check_buffers(dest, nelems, source, nelems, elem_size, routine);
-  const auto n = static_cast<std::size_t>(team->n_pes);
-  Slot &slot = channel_slot(*team);
-  std::vector<std::size_t> counts(n);
-  bool gathered = false;
-  if (slot.records != nullptr && team->n_pes <= slot.record_peers &&
-      uses_builtin_rules(Collective::collect)) {
-    gathered = gather_records(*team, slot, source, nelems, elem_size, counts, routine);
-  } else {
-    // Every PE learns every PE's count: an fcollect of one word into the slot's count array.
-    const std::uint64_t mine = nelems;
-    gather(Collective::fcollect, *team, slot.counts, &mine, sizeof mine,
-           std::vector<std::size_t>(n, 1), sizeof mine, routine);
-    counts.assign(slot.counts, slot.counts + n);
-  }
+  std::vector<std::size_t> counts(static_cast<std::size_t>(team->n_pes));
+  if (exchange_counts(*team, dest, source, nelems, elem_size, counts, routine)) return 0;
   const std::size_t total = std::accumulate(counts.begin(), counts.end(), std::size_t{0});
   if (total != 0) check_buffers(dest, total, source, nelems, elem_size, routine);
-  if (gathered) {
-    observe::note_algorithm(collective_name(Collective::collect), "records");  // SMA_PROFILE
-    place_records(slot, dest, elem_size, counts);
-    return 0;
-  }
   gather(Collective::collect, *team, dest, source, elem_size, counts, total * elem_size, routine);
   return 0;
 }

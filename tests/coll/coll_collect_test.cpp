@@ -208,6 +208,27 @@ TEST(CollCollect, BlocksAroundTheStashSize) {
   shmem_barrier_all();
 }
 
+// Blocks around what one message of collect's exchange of counts with blocks holds (128 KiB
+// with the counts: collectives/collect/counted.hpp), on teams of up to 4 PEs that share no node
+// (the ucx runs, where no PE maps another): 16382 elements of 8 bytes fill a message of one
+// PE's block (2 and 3 PEs); with 4 PEs a block goes only while two like it fit (8190
+// elements). Around each, some PEs' blocks go and others do not: every PE must then go on with
+// the counts alone.
+TEST(CollCollect, BlocksAroundTheCountedMessage) {
+  constexpr std::size_t kMaxBlock = 16383;
+  const std::size_t n = static_cast<std::size_t>(npes());
+  SymBuffer dest(n * kMaxBlock * sizeof(std::uint64_t) + kGuardBytes),
+      source(kMaxBlock * sizeof(std::uint64_t));
+  ASSERT_TRUE(dest && source);
+  for (const TeamCase* t : representative_teams()) {
+    if (!t->member) continue;
+    unsigned salt = team_salt(900, *t);
+    for (std::size_t at : {8189, 8191, 16382})
+      blocks_around(*t, at, salt, dest.get(), source.get());
+  }
+  shmem_barrier_all();
+}
+
 // 50 fcollects in a row into one dest with changing data, checked after each, no barriers;
 // then 30 collects with changing counts into one dest.
 TEST(CollCollect, BackToBack) {

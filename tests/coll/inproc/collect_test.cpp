@@ -2,9 +2,11 @@
 // every PE contributes the same count; collect: counts that differ per PE, empty blocks
 // included. Blocks from one element to above the mailbox (128 B) limit, element sizes 1, 4 and
 // 8. Every PE's dest must hold every PE's block in team order and nothing past it may change.
+#include <atomic>
 #include <numeric>
 #include <string>
 
+#include "collectives/collect/counted.hpp"
 #include "harness.hpp"
 
 namespace shoal::coll::inproc {
@@ -78,6 +80,92 @@ INSTANTIATE_TEST_SUITE_P(Inproc, Collect, testing::ValuesIn(params(Collective::c
                          param_name);
 INSTANTIATE_TEST_SUITE_P(Inproc, Fcollect, testing::ValuesIn(params(Collective::fcollect)),
                          param_name);
+
+// collect's exchange of counts with blocks (collect/counted.hpp), which the dispatcher runs
+// before any algorithm: on teams of one PE per node it returns every count, and true with every
+// block placed exactly when every message fit kCountedMessageMaxBytes. Blocks around that
+// limit: of one PE (each message of 2 or 3 PEs) and of two (the doubling's messages with 4
+// PEs), differing per PE so that some messages carry blocks and others do not; the calls follow
+// one another on the same mailboxes.
+class Counted : public testing::TestWithParam<TeamParam> {};
+
+TEST_P(Counted, CountsAlwaysBlocksWhereTheyFit) {
+  const TeamParam p = GetParam();
+  // The most 8-byte elements a message holds with the counts (and flag) of one PE; of two PEs,
+  // 2 * kTwo + 1 (kTwo per block in the first round of 4).
+  constexpr std::size_t kOne = (kCountedMessageMaxBytes - 16) / 8;
+  constexpr std::size_t kTwo = (kCountedMessageMaxBytes - 24) / 16;
+  std::atomic<int> ran{0};
+  run_every_pe(p.pes, p.mode, [&](Team &team, int me, ThreadsChannel &ch, PeLog &log) {
+    if (!CountedExchange::applies(ch)) return log.fail("applies() is false");
+    ++ran;
+    // source at the end of the heap; dest from its start, checked where it stays clear of it.
+    const std::size_t source_offset = team.heap_bytes() - (kOne + 1) * 8;
+    std::byte *dest = team.heap(me), *source = dest + source_offset;
+    const auto n = static_cast<std::size_t>(p.pes);
+    int salt = 0;
+    for (const std::size_t base : {std::size_t{0}, std::size_t{1}, std::size_t{15}, kTwo - 1, kTwo,
+                                   kTwo + 1, kOne - 1, kOne}) {
+      ++salt;
+      std::vector<std::size_t> counts(n);
+      for (std::size_t pe = 0; pe < n; ++pe) counts[pe] = base == 0 ? pe % 2 : base + pe % 2;
+      const std::size_t mine = counts[static_cast<std::size_t>(me)];
+      for (std::size_t i = 0; i < mine * 8; ++i)
+        source[i] = static_cast<std::byte>(value<int>(me, i, salt));
+      const std::size_t bytes = std::accumulate(counts.begin(), counts.end(), std::size_t{0}) * 8;
+      // With 2 or 3 PEs each message holds one PE's block. With 4 the last round's hold two,
+      // and a block goes in the first round only if two like it would fit one message.
+      bool fit = true;
+      for (std::size_t pe = 0; pe < n; ++pe) fit = fit && counts[pe] <= (p.pes == 4 ? kTwo : kOne);
+      if (p.pes == 4)
+        for (std::size_t pe = 0; pe < n; pe += 2)
+          fit = fit && (counts[pe] + counts[pe + 1]) * 8 <= kCountedMessageMaxBytes - 24;
+      CountedExchange exchange;
+      std::vector<std::size_t> got(n, 7777);
+      const bool complete = exchange.exchange(ch, source, mine, 8, got.data());
+      const std::string what = std::to_string(base) + " elements and more per PE";
+      if (got != counts) log.fail(what + ": the counts differ");
+      if (complete != fit) log.fail(what + ": exchange() said " + std::to_string(complete));
+      if (!complete || bytes + kGuardBytes > source_offset) continue;
+      std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
+      exchange.place(dest, 8, got.data());
+      log.check_nothing_pending(ch, what);
+      std::vector<std::byte> expected(bytes + 1);
+      std::size_t at = 0;
+      for (std::size_t pe = 0; pe < n; ++pe)
+        for (std::size_t i = 0; i < counts[pe] * 8; ++i)
+          expected[at++] = static_cast<std::byte>(value<int>(static_cast<int>(pe), i, salt));
+      log.check_result(what, dest, expected.data(), bytes);
+    }
+  });
+  EXPECT_EQ(ran.load(), p.pes);
+}
+
+// Teams of one PE per node, of 2 to kCountedMaxPes PEs: the exchange's.
+bool counted_team(const TeamParam &t) {
+  return t.pes >= 2 && t.pes <= kCountedMaxPes &&
+         (t.mode == Mode::remote || (t.mode == Mode::nodes && t.pes == 2) ||
+          (t.mode == Mode::nodes3 && t.pes <= 3));
+}
+std::vector<TeamParam> one_per_node() {
+  std::vector<TeamParam> teams;
+  for (const TeamParam &t : team_params())
+    if (counted_team(t)) teams.push_back(t);
+  return teams;
+}
+INSTANTIATE_TEST_SUITE_P(Inproc, Counted, testing::ValuesIn(one_per_node()), team_param_name);
+
+// Not for one PE, larger teams, or PEs that share a node.
+TEST(CountedApplies, OnlyToSmallTeamsOfOnePePerNode) {
+  for (const TeamParam &t : team_params()) {
+    const bool expected = counted_team(t);
+    std::atomic<int> wrong{0};
+    run_every_pe(t.pes, t.mode, [&](Team &, int, ThreadsChannel &ch, PeLog &) {
+      if (CountedExchange::applies(ch) != expected) ++wrong;
+    });
+    EXPECT_EQ(wrong.load(), 0) << t.pes << " PEs, mode " << static_cast<int>(t.mode);
+  }
+}
 
 }  // namespace
 }  // namespace shoal::coll::inproc

@@ -240,13 +240,14 @@ void PutBatches::add(int pe, const Target &target, const void *source, std::size
   if (record_bytes > batch_bytes_) {
     // Too large for a batch (a blocking put): on its own, from the caller's buffer, which the
     // send has copied or sent when it returns; answered like a batch.
+    const bool ask = asks_answer(pe);
     if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, source, bytes,
-                         /*replyable=*/true) != Status::ok)
+                         /*replyable=*/ask) != Status::ok)
       fatal(
           fmt::format("{}: sending a put of {} bytes to PE {} failed in UCX (see the message "
                       "above)",
                       routine, bytes, pe));
-    sent_answered(pe);
+    sent(pe, ask);
     return;
   }
   if (batch.bytes.empty()) {
@@ -308,13 +309,24 @@ void PutBatches::amo(int pe, const Target &word, std::uint64_t value, WordUpdate
   r.value = value;
   r.segment = static_cast<std::uint32_t>(word.segment);
   r.update = static_cast<std::uint32_t>(update) | (width == 4 ? kWord32 : 0);
-  // Asks for an answer when pe owes this PE none: then an AMO + quiet is one round trip.
-  const bool ask = answered_[pe].load(std::memory_order_acquire) == batches_[pe].sent;
+  const bool ask = asks_answer(pe);
   if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, nullptr, 0,
                        /*replyable=*/ask) != Status::ok)
     fatal(fmt::format("{}: sending an atomic update to PE {} failed in UCX (see the message above)",
                       routine, pe));
-  if (ask)
+  sent(pe, ask);
+}
+
+bool PutBatches::asks_answer(int pe) noexcept {
+  Batch &batch = batches_[pe];
+  const bool ask =
+      batch.quiet_since_sent && answered_[pe].load(std::memory_order_acquire) == batch.sent;
+  batch.quiet_since_sent = false;
+  return ask;
+}
+
+void PutBatches::sent(int pe, bool answered) noexcept {
+  if (answered)
     sent_answered(pe);
   else
     sent_unanswered(pe);
@@ -354,6 +366,9 @@ void PutBatches::complete_all(const char *routine) noexcept {
   {
     Guard guard(*this);
     send_all_held(routine);
+    // A quiet after the messages to these PEs: their next ones ask for answers.
+    for (int pe : unanswered_) batches_[pe].quiet_since_sent = true;
+    for (int pe : awaited_) batches_[pe].quiet_since_sent = true;
     // An empty message asking for an answer: the target answers it after handling everything
     // this PE sent it before (one connection, handled in order).
     for (int pe : unanswered_) {
@@ -409,13 +424,15 @@ void PutBatches::send_now(int pe, const char *routine) noexcept {
     batch.gets.clear();
     batch.get_bytes = 0;
   }
-  // The target answers once the puts are in place; the next quiet waits for that.
+  // The target answers once the puts are in place, when asked (always for gets, whose bytes come
+  // in the answer); the next quiet waits for the answers, and asks for one where none was.
+  const bool ask = asks_answer(pe) || number != 0;
   if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, number != 0 ? &number : nullptr,
                        number != 0 ? sizeof number : 0, batch.bytes.data(), batch.bytes.size(),
-                       /*replyable=*/true) != Status::ok)
+                       /*replyable=*/ask) != Status::ok)
     fatal(fmt::format("{}: sending combined puts to PE {} failed in UCX (see the message above)",
                       routine, pe));
-  sent_answered(pe);
+  sent(pe, ask);
   batch.bytes.clear();
 }
 

@@ -72,7 +72,8 @@ ucs_status_ptr_t ucx_get(shoal_ctx *ctx, void *dest, std::size_t bytes, const Ta
 }
 
 // Whether a put goes as an atomic swap (put_acknowledged): an aligned 4- or 8-byte word for a
-// PE of another node.
+// PE of another node that gets no batches (a word for one that does joins its batch: then a put,
+// fence and flag update are two messages the target never answers, see put_batch.hpp).
 bool acknowledged_word(std::size_t bytes, const Target &t, int pe) noexcept {
   return (bytes == 8 || bytes == 4) && t.remote % bytes == 0 &&
          !g_runtime->bootstrap->on_this_node(pe);
@@ -223,11 +224,6 @@ void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const v
     else
       std::memcpy(local, t.direct, bytes);
     return;
-  }
-  // A blocking word put goes as a swap: no copy into a batch.
-  if (dir == Direction::put && blocking && acknowledged_word(bytes, t, pe)) {
-    send_combined_puts(ctx, pe, routine);
-    return put_acknowledged(ctx, local, bytes, t, pe, routine);
   }
   PutBatches *const batches = ctx->batches;
   if (dir == Direction::get && !blocking && batches != nullptr &&

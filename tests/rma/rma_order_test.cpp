@@ -255,9 +255,10 @@ TEST(Quiet, ManySmallPutsVisibleToThirdPe) {
   }
 }
 
-// Word puts: an aligned 4- or 8-byte put to a PE of another node is a UCX swap whose reply the
-// next quiet waits for, instead of a put and a flush. PE i puts words into PE i+1's heap and
-// globals (blocking and nbi, aligned and, for 8 bytes, at a 4-byte offset, which takes the
+// Word puts: an aligned 4- or 8-byte put to a PE of another node joins its batch, or, where
+// the PE gets none, is a UCX swap whose reply the next quiet waits for, instead of a put and a
+// flush; either way only the first after a quiet asks for an answer. PE i puts words into PE i+1's
+// heap and globals (blocking and nbi, aligned and, for 8 bytes, at a 4-byte offset, which takes the
 // plain put), quiets, then raises a flag on PE i+2, which must read every word from PE i+1.
 namespace {
 struct WordTargets {
@@ -314,6 +315,67 @@ TEST(Quiet, WordPutsVisibleToThirdPe) {
     }
     shmem_barrier_all();
   }
+}
+
+// The classic notification in a ping-pong, put + fence + atomic_set of a flag, never quieted:
+// across nodes its messages ask for no answer (put_batch.hpp), so the quiet after it must ask.
+// PEs 0 and 1 ping-pong 40 rounds, then PE 0 puts once more (a word, 13 words, 8 blocking puts
+// of 64 KiB, each a message of its own, and an atomic_add, none asking for an answer), quiets,
+// and raises a flag on PE 2, which must find all of it on PE 1. (Whether the quiet waited is
+// not visible here: PE 1 handles the messages before PE 2's get arrives even when it does not.
+// What is checked: every update arrives, and the quiet's accounting of answers ends.)
+TEST(Quiet, CompletesAnUnquietedPingPong) {
+  SHOAL_REQUIRE_MIN_NPES(3);
+  constexpr int kRounds = 40;
+  constexpr std::size_t kChunk = 64 * 1024 / sizeof(long), kChunks = 8;
+  SymArray<long> data(16), flag(1), seen(1), counter(1), bulk(kChunk * kChunks);
+  SHOAL_ASSERT_ALL_PES(data && flag && seen && counter && bulk);
+  std::memset(bulk.get(), 0, kChunk * kChunks * sizeof(long));
+  flag[0] = seen[0] = counter[0] = 0;
+  std::memset(data.get(), 0, 16 * sizeof(long));
+  shmem_barrier_all();
+  if (me() < 2) {
+    const int partner = 1 - me();
+    long words[16];
+    for (long round = 1; round <= kRounds; ++round) {
+      if (me() == 1) ASSERT_TRUE(wait_for_value<long>(flag.get(), round)) << "round " << round;
+      for (int i = 0; i < 16; ++i) words[i] = round * 100 + i;
+      shmem_putmem(data.get(), words, sizeof words, partner);
+      shmem_fence();
+      shmem_long_atomic_set(flag.get(), round, partner);
+      if (me() == 0) ASSERT_TRUE(wait_for_value<long>(flag.get(), round)) << "round " << round;
+    }
+    if (me() == 0) {
+      EXPECT_EQ(data[15], kRounds * 100 + 15) << "PE 1's last answer";
+      const long last = 7777;
+      shmem_long_p(data.get(), last, 1);
+      for (int i = 0; i < 13; ++i) words[i] = -i;
+      shmem_putmem(data.get() + 2, words, 13 * sizeof(long), 1);
+      std::vector<long> chunk(kChunk);
+      for (std::size_t k = 0; k < kChunks; ++k) {
+        for (std::size_t i = 0; i < kChunk; ++i) chunk[i] = static_cast<long>(k * kChunk + i) + 1;
+        shmem_putmem(bulk.get() + k * kChunk, chunk.data(), kChunk * sizeof(long), 1);
+      }
+      shmem_long_atomic_add(counter.get(), 5, 1);
+      shmem_quiet();
+      shmem_long_atomic_set(seen.get(), 1, 2);
+    }
+  }
+  if (me() == 2) {
+    ASSERT_TRUE(wait_for_value<long>(seen.get(), 1));
+    long got[16];
+    shmem_getmem(got, data.get(), sizeof got, 1);
+    EXPECT_EQ(got[0], 7777);
+    EXPECT_EQ(got[1], kRounds * 100 + 1) << "the last ping-pong's put";
+    for (int i = 0; i < 13; ++i) EXPECT_EQ(got[2 + i], -i) << "word " << 2 + i;
+    EXPECT_EQ(got[15], kRounds * 100 + 15) << "the last ping-pong's put";
+    EXPECT_EQ(shmem_long_atomic_fetch(counter.get(), 1), 5);
+    std::vector<long> bulk_got(kChunk * kChunks);
+    shmem_getmem(bulk_got.data(), bulk.get(), kChunk * kChunks * sizeof(long), 1);
+    EXPECT_TRUE(check_range("the 64 KiB puts", bulk_got.data(), 0, kChunk * kChunks,
+                            [](std::size_t i) { return static_cast<long>(i) + 1; }));
+  }
+  shmem_barrier_all();
 }
 
 // Blocking put: the source buffer may be reused as soon as the call returns.

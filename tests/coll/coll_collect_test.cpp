@@ -4,6 +4,8 @@
 // blocks of team PEs 0..N-1 concatenated in team order; bytes past the total stay untouched.
 #include "coll_ops.hpp"
 
+#include <algorithm>
+#include <initializer_list>
 #include <numeric>
 
 using namespace shoal::test;
@@ -168,6 +170,21 @@ void blocks_around(const TeamCase& t, std::size_t at, unsigned& salt, void* dest
   gather_case<Rma_uint64, false>(t, counts, salt++, dest, source, "(around)");
 }
 
+// blocks_around() at each of `ats` (elements of 8 bytes) on every representative team.
+void blocks_around_each(std::initializer_list<std::size_t> ats, unsigned salt_base) {
+  const std::size_t max_block = std::max(ats) + 1;
+  const std::size_t n = static_cast<std::size_t>(npes());
+  SymBuffer dest(n * max_block * sizeof(std::uint64_t) + kGuardBytes),
+      source(max_block * sizeof(std::uint64_t));
+  ASSERT_TRUE(dest && source);
+  for (const TeamCase* t : representative_teams()) {
+    if (!t->member) continue;
+    unsigned salt = team_salt(salt_base, *t);
+    for (std::size_t at : ats) blocks_around(*t, at, salt, dest.get(), source.get());
+  }
+  shmem_barrier_all();
+}
+
 }  // namespace
 
 // Blocks just below, at and just above what a mailbox holds in jobs of 8, 4 and 2 PEs (4, 8
@@ -194,18 +211,7 @@ TEST(CollCollect, BlocksAroundTheMailboxSize) {
 // buffer (1 MiB: a node's share of 2 blocks of 512 KiB), and where every node has one PE
 // while it is at most 128 KiB; ring above. 16 to 64 KiB: its limit before.
 TEST(CollCollect, BlocksAroundTheStashSize) {
-  constexpr std::size_t kMaxBlock = (512 * 1024 + 8) / sizeof(std::uint64_t);
-  const std::size_t n = static_cast<std::size_t>(npes());
-  SymBuffer dest(n * kMaxBlock * sizeof(std::uint64_t) + kGuardBytes),
-      source(kMaxBlock * sizeof(std::uint64_t));
-  ASSERT_TRUE(dest && source);
-  for (const TeamCase* t : representative_teams()) {
-    if (!t->member) continue;
-    unsigned salt = team_salt(800, *t);
-    for (std::size_t kib : {16, 32, 64, 128, 512})
-      blocks_around(*t, kib * 1024 / sizeof(std::uint64_t), salt, dest.get(), source.get());
-  }
-  shmem_barrier_all();
+  blocks_around_each({16 * 128, 32 * 128, 64 * 128, 128 * 128, 512 * 128}, 800);
 }
 
 // Blocks around what one message of collect's exchange of counts with blocks holds (128 KiB
@@ -214,20 +220,7 @@ TEST(CollCollect, BlocksAroundTheStashSize) {
 // PE's block (2 and 3 PEs); with 4 PEs a block goes only while two like it fit (8190
 // elements). Around each, some PEs' blocks go and others do not: every PE must then go on with
 // the counts alone.
-TEST(CollCollect, BlocksAroundTheCountedMessage) {
-  constexpr std::size_t kMaxBlock = 16383;
-  const std::size_t n = static_cast<std::size_t>(npes());
-  SymBuffer dest(n * kMaxBlock * sizeof(std::uint64_t) + kGuardBytes),
-      source(kMaxBlock * sizeof(std::uint64_t));
-  ASSERT_TRUE(dest && source);
-  for (const TeamCase* t : representative_teams()) {
-    if (!t->member) continue;
-    unsigned salt = team_salt(900, *t);
-    for (std::size_t at : {8189, 8191, 16382})
-      blocks_around(*t, at, salt, dest.get(), source.get());
-  }
-  shmem_barrier_all();
-}
+TEST(CollCollect, BlocksAroundTheCountedMessage) { blocks_around_each({8189, 8191, 16382}, 900); }
 
 // 50 fcollects in a row into one dest with changing data, checked after each, no barriers;
 // then 30 collects with changing counts into one dest.

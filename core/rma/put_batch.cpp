@@ -17,13 +17,21 @@ namespace {
 
 // One put of a batch: where it goes (a segment and an offset in it, the same on every PE),
 // then its bytes, padded to a multiple of 8 so the next record is aligned. A get is a record
-// alone, its segment marked with kGetRecord: the bytes to copy into the answer.
+// alone, its segment marked with kGetRecord: the bytes to copy into the answer. A non-fetching
+// AMO is a record of its word (bytes: 4 or 8), its segment marked with kUpdateRecord, then an
+// Update.
 struct Record {
   std::uint64_t offset;
   std::uint32_t bytes;
   std::uint32_t segment;
 };
 constexpr std::uint32_t kGetRecord = 0x80000000u;
+constexpr std::uint32_t kUpdateRecord = 0x40000000u;
+struct Update {
+  std::uint64_t value;
+  std::uint32_t update;  // a WordUpdate
+  std::uint32_t unused;
+};
 constexpr std::size_t padded(std::size_t bytes) noexcept { return (bytes + 7) & ~std::size_t{7}; }
 
 // The header of a put with signal, or of a non-fetching AMO: the data's record (none for an
@@ -113,6 +121,19 @@ ucs_status_t on_put_batch(void *arg, const void *header, std::size_t header_byte
     Record r;
     std::memcpy(&r, at, sizeof r);
     at += sizeof r;
+    if (r.segment & kUpdateRecord) {
+      Update u;
+      if (static_cast<std::size_t>(end - at) < sizeof u) break;
+      std::memcpy(&u, at, sizeof u);
+      at += sizeof u;
+      SignalRecord word{};
+      word.offset = r.offset;
+      word.value = u.value;
+      word.segment = r.segment & ~kUpdateRecord;
+      word.update = u.update | (r.bytes == 4 ? kWord32 : 0);
+      if (!place_put_signal(rt, word, nullptr, 0)) break;
+      continue;
+    }
     if (r.segment & kGetRecord) {
       const std::byte *source = local_range(rt, r.segment & ~kGetRecord, r.offset, r.bytes);
       const std::size_t old_size = got.size();
@@ -302,6 +323,21 @@ void PutBatches::put_signal(int pe, const Target &data, const void *source, std:
 void PutBatches::amo(int pe, const Target &word, std::uint64_t value, WordUpdate update,
                      std::size_t width, const char *routine) noexcept {
   Guard guard(*this);
+  Batch &batch = batches_[pe];
+  // After puts still in pe's batch (a fence between them leaves them there), the update joins
+  // them: nonblocking puts, a fence and a flag are one message.
+  if (!batch.bytes.empty() &&
+      batch.bytes.size() + sizeof(Record) + sizeof(Update) <= batch_bytes_) {
+    const Record r{word.remote - g_runtime->peers[pe].base[word.segment],
+                   static_cast<std::uint32_t>(width),
+                   static_cast<std::uint32_t>(word.segment) | kUpdateRecord};
+    const Update u{value, static_cast<std::uint32_t>(update), 0};
+    const std::size_t at = batch.bytes.size();
+    batch.bytes.resize(at + sizeof r + sizeof u);
+    std::memcpy(batch.bytes.data() + at, &r, sizeof r);
+    std::memcpy(batch.bytes.data() + at + sizeof r, &u, sizeof u);
+    return send_now(pe, routine);
+  }
   send_one(pe, routine);
   const auto &base = g_runtime->peers[pe].base;
   SignalRecord r{};

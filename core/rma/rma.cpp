@@ -352,7 +352,7 @@ void fence(shoal_ctx *ctx, const char *routine) noexcept {
       ctx->ucx_pending_here.load(std::memory_order_relaxed))
     return quiet(ctx, routine);
   if (!ctx->ucx_pending.load(std::memory_order_relaxed)) return;  // nothing handed to UCX
-  if (ctx->batches != nullptr) ctx->batches->send_all(routine);
+  // Batches stay: whatever goes to their PE after the fence leaves after its batch, or in it.
   if (ctx->worker->fence() != Status::ok)
     fatal(fmt::format("{}: ordering the transfers before the fence failed in UCX", routine));
 }

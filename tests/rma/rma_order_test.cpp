@@ -50,8 +50,8 @@ constexpr std::size_t kMaxData = 256 * 1024;
 // so the sender does not overwrite data being checked. Message sizes rotate between
 // small (likely inline/eager) and large (likely a different protocol), the case where a
 // missing fence shows up.
-template <class PutData, class Fence>
-void fence_rounds(const char* what, int rounds, PutData put_data, Fence fence) {
+template <class PutData, class Fence, class SetFlag>
+void fence_rounds(const char* what, int rounds, PutData put_data, Fence fence, SetFlag set_flag) {
   SymArray<unsigned char> data(kMaxData);
   SymArray<long> flag(2);  // [0]: round delivered to me, [1]: round acknowledged to me
   SHOAL_ASSERT_ALL_PES(data && flag);
@@ -65,7 +65,7 @@ void fence_rounds(const char* what, int rounds, PutData put_data, Fence fence) {
     for (std::size_t i = 0; i < sz; ++i) src[i] = fill_value<unsigned char>(me(), i + r);
     put_data(data.get(), src.data(), sz, right());
     fence();
-    shmem_long_p(&flag[0], r, right());
+    set_flag(&flag[0], r, right());
 
     // Receive from the left neighbour.
     if (!wait_for_value<long>(&flag[0], r)) {
@@ -95,6 +95,13 @@ void fence_rounds(const char* what, int rounds, PutData put_data, Fence fence) {
   shmem_barrier_all();
 }
 
+// The flag as a plain put.
+template <class PutData, class Fence>
+void fence_rounds(const char* what, int rounds, PutData put_data, Fence fence) {
+  fence_rounds(what, rounds, put_data, fence,
+               [](long* flag, long r, int pe) { shmem_long_p(flag, r, pe); });
+}
+
 }  // namespace
 
 TEST(Fence, PutmemFencePutFlag) {
@@ -109,6 +116,23 @@ TEST(Fence, NbiFencePutFlag) {
       "putmem_nbi; fence; p", 200,
       [](void* d, const void* s, std::size_t n, int pe) { shmem_putmem_nbi(d, s, n, pe); },
       [] { shmem_fence(); });
+}
+
+// The flag as a non-fetching AMO: across nodes it joins the puts still in their batch (the
+// fence leaves them there), and the target must apply it after them.
+TEST(Fence, NbiFenceAtomicSetFlag) {
+  fence_rounds(
+      "putmem_nbi; fence; atomic_set", 200,
+      [](void* d, const void* s, std::size_t n, int pe) { shmem_putmem_nbi(d, s, n, pe); },
+      [] { shmem_fence(); },
+      [](long* flag, long r, int pe) { shmem_long_atomic_set(flag, r, pe); });
+}
+
+TEST(Fence, NbiFenceAtomicAddFlag) {
+  fence_rounds(
+      "putmem_nbi; fence; atomic_add", 200,
+      [](void* d, const void* s, std::size_t n, int pe) { shmem_putmem_nbi(d, s, n, pe); },
+      [] { shmem_fence(); }, [](long* flag, long, int pe) { shmem_long_atomic_add(flag, 1, pe); });
 }
 
 TEST(Fence, CtxFence) {

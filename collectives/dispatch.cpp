@@ -185,8 +185,8 @@ void check_gathered(void *dest, const void *source, std::size_t nelems, std::siz
 }
 
 // A collect's first step: every PE learns every PE's count (counts), and where the blocks came
-// along (small teams of one PE per node: CountedExchange; small blocks: the records), places
-// them in dest and returns true: the call is complete.
+// along (teams over a few nodes: CountedExchange; small blocks: the records), places them in
+// dest and returns true: the call is complete.
 bool exchange_counts(shoal_team &team, void *dest, const void *source, std::size_t nelems,
                      std::size_t elem_size, std::vector<std::size_t> &counts,
                      const char *routine) noexcept {
@@ -195,10 +195,10 @@ bool exchange_counts(shoal_team &team, void *dest, const void *source, std::size
   if (builtin && team.n_pes > 1) {
     RuntimeChannel channel(team, routine);
     if (CountedExchange::applies(channel)) {
-      CountedExchange counted;
-      if (!counted.exchange(channel, source, nelems, elem_size, counts.data())) return false;
+      CountedExchange counted(channel);
+      if (!counted.exchange(channel, dest, source, nelems, elem_size, counts.data())) return false;
       check_gathered(dest, source, nelems, elem_size, counts, "counted", routine);
-      counted.place(dest, elem_size, counts.data());
+      counted.place(channel, dest, elem_size, counts.data());
       return true;
     }
   }

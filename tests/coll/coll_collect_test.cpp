@@ -215,12 +215,13 @@ TEST(CollCollect, BlocksAroundTheStashSize) {
 }
 
 // Blocks around what one message of collect's exchange of counts with blocks holds (128 KiB
-// with the counts: collectives/collect/counted.hpp), on teams of up to 4 PEs that share no node
-// (the ucx runs, where no PE maps another): 16382 elements of 8 bytes fill a message of one
-// PE's block (2 and 3 PEs); with 4 PEs a block goes only while two like it fit (8190
-// elements). Around each, some PEs' blocks go and others do not: every PE must then go on with
-// the counts alone.
-TEST(CollCollect, BlocksAroundTheCountedMessage) { blocks_around_each({8189, 8191, 16382}, 900); }
+// with the flag and every PE's count: collectives/collect/counted.hpp), on teams over 2 to 4
+// nodes: the ucx runs (no PE maps another) and the runs across hosts. A message holds one
+// block of 16381 elements of 8 bytes with 2 PEs, 16380 with 3; 8189 is the block of which two
+// fit a message: those of 4 PEs on 4 nodes (a block goes only while two like it fit) and of a
+// node of 2 PEs on 2 hosts (8188 on 3 hosts). Around each, some PEs' blocks go and others do
+// not: every PE must then go on with the counts alone.
+TEST(CollCollect, BlocksAroundTheCountedMessage) { blocks_around_each({8189, 16381}, 900); }
 
 // 50 fcollects in a row into one dest with changing data, checked after each, no barriers;
 // then 30 collects with changing counts into one dest.

@@ -2,6 +2,7 @@
 // every PE contributes the same count; collect: counts that differ per PE, empty blocks
 // included. Blocks from one element to above the mailbox (128 B) limit, element sizes 1, 4 and
 // 8. Every PE's dest must hold every PE's block in team order and nothing past it may change.
+#include <algorithm>
 #include <atomic>
 #include <numeric>
 #include <string>
@@ -82,81 +83,127 @@ INSTANTIATE_TEST_SUITE_P(Inproc, Fcollect, testing::ValuesIn(params(Collective::
                          param_name);
 
 // collect's exchange of counts with blocks (collect/counted.hpp), which the dispatcher runs
-// before any algorithm: on teams of one PE per node it returns every count, and true with every
-// block placed exactly when every message fit kCountedMessageMaxBytes. Blocks around that
-// limit: of one PE (each message of 2 or 3 PEs) and of two (the doubling's messages with 4
-// PEs), differing per PE so that some messages carry blocks and others do not; the calls follow
-// one another on the same mailboxes.
+// before any algorithm on teams spread over 2 to kCountedMaxNodes nodes: it returns every count
+// on every PE, and true with every block placed exactly when every message of the leaders fit
+// kCountedMessageMaxBytes. Blocks around that limit, for runs of 1, 2, 4 and 8 PEs per message,
+// differing per PE so that some messages carry blocks and others do not; the calls follow one
+// another on the same mailboxes. Nodes of several PEs are interleaved in team order (nodes:
+// even and odd PEs), so a message's blocks are not in team order.
+
+// Whether every message of the exchange carries its blocks: with k nodes the longest messages
+// hold k/2 nodes for a power of two (the doubling) and one otherwise, and a run of d nodes (from
+// a multiple of d) goes when its bytes, times longest/d, fit a message with every PE's count.
+// A node's own message also needs every member's block: a member hands it over while as many
+// blocks like it as its node has PEs would fit. (PEs 0 .. k-1 lead nodes 0 .. k-1.)
+bool every_message_fits(const Team &team, const std::vector<std::size_t> &counts,
+                        std::size_t elem_size) {
+  const int n = team.size();
+  int k = 0;
+  for (int pe = 0; pe < n; ++pe) k = std::max(k, team.node_of(pe) + 1);
+  const int longest = (k & (k - 1)) == 0 ? k / 2 : 1;
+  const std::size_t limit = kCountedMessageMaxBytes - 8 * (1 + static_cast<std::size_t>(n));
+  for (int pe = k; pe < n; ++pe) {
+    std::size_t node_pes = 0;
+    for (int q = 0; q < n; ++q) node_pes += team.node_of(q) == team.node_of(pe) ? 1 : 0;
+    if (counts[static_cast<std::size_t>(pe)] * elem_size * node_pes *
+            static_cast<std::size_t>(longest) >
+        limit)
+      return false;
+  }
+  for (int d = 1; d <= longest; d *= 2)
+    for (int first = 0; first < k; first += d) {
+      std::size_t bytes = 0;
+      for (int pe = 0; pe < n; ++pe)
+        if (team.node_of(pe) >= first && team.node_of(pe) < first + d)
+          bytes += counts[static_cast<std::size_t>(pe)] * elem_size;
+      if (bytes * static_cast<std::size_t>(longest / d) > limit) return false;
+    }
+  return true;
+}
+
 class Counted : public testing::TestWithParam<TeamParam> {};
 
 TEST_P(Counted, CountsAlwaysBlocksWhereTheyFit) {
   const TeamParam p = GetParam();
-  // The most 8-byte elements a message holds with the counts (and flag) of one PE; of two PEs,
-  // 2 * kTwo + 1 (kTwo per block in the first round of 4).
-  constexpr std::size_t kOne = (kCountedMessageMaxBytes - 16) / 8;
-  constexpr std::size_t kTwo = (kCountedMessageMaxBytes - 24) / 16;
-  std::atomic<int> ran{0};
+  const auto n = static_cast<std::size_t>(p.pes);
+  // The most 8-byte elements one PE's block may have in a message with every count.
+  const std::size_t one = (kCountedMessageMaxBytes - 8 * (1 + n)) / 8;
+  std::vector<std::size_t> bases = {0, 1, 15};
+  for (const std::size_t per_message : {1, 2, 4, 8})
+    for (const std::size_t off : {0, 1, 2}) bases.push_back(one / per_message + off - 1);
+  std::atomic<int> ran{0}, complete_calls{0}, incomplete_calls{0};
   run_every_pe(p.pes, p.mode, [&](Team &team, int me, ThreadsChannel &ch, PeLog &log) {
     if (!CountedExchange::applies(ch)) return log.fail("applies() is false");
     ++ran;
-    // source at the end of the heap; dest from its start, checked where it stays clear of it.
-    const std::size_t source_offset = team.heap_bytes() - (kOne + 1) * 8;
+    // source at the end of the heap; dest from its start (a leader fills its node's).
+    const std::size_t source_offset = team.heap_bytes() - (one + 2) * 8;
     std::byte *dest = team.heap(me), *source = dest + source_offset;
-    const auto n = static_cast<std::size_t>(p.pes);
     int salt = 0;
-    for (const std::size_t base : {std::size_t{0}, std::size_t{1}, std::size_t{15}, kTwo - 1, kTwo,
-                                   kTwo + 1, kOne - 1, kOne}) {
-      ++salt;
-      std::vector<std::size_t> counts(n);
-      for (std::size_t pe = 0; pe < n; ++pe) counts[pe] = base == 0 ? pe % 2 : base + pe % 2;
-      const std::size_t mine = counts[static_cast<std::size_t>(me)];
-      for (std::size_t i = 0; i < mine * 8; ++i)
-        source[i] = static_cast<std::byte>(value<int>(me, i, salt));
-      const std::size_t bytes = std::accumulate(counts.begin(), counts.end(), std::size_t{0}) * 8;
-      // With 2 or 3 PEs each message holds one PE's block. With 4 the last round's hold two,
-      // and a block goes in the first round only if two like it would fit one message.
-      bool fit = true;
-      for (std::size_t pe = 0; pe < n; ++pe) fit = fit && counts[pe] <= (p.pes == 4 ? kTwo : kOne);
-      if (p.pes == 4)
-        for (std::size_t pe = 0; pe < n; pe += 2)
-          fit = fit && (counts[pe] + counts[pe + 1]) * 8 <= kCountedMessageMaxBytes - 24;
-      CountedExchange exchange;
-      std::vector<std::size_t> got(n, 7777);
-      const bool complete = exchange.exchange(ch, source, mine, 8, got.data());
-      const std::string what = std::to_string(base) + " elements and more per PE";
-      if (got != counts) log.fail(what + ": the counts differ");
-      if (complete != fit) log.fail(what + ": exchange() said " + std::to_string(complete));
-      if (!complete || bytes + kGuardBytes > source_offset) continue;
-      std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
-      exchange.place(dest, 8, got.data());
-      log.check_nothing_pending(ch, what);
-      std::vector<std::byte> expected(bytes + 1);
-      std::size_t at = 0;
-      for (std::size_t pe = 0; pe < n; ++pe)
-        for (std::size_t i = 0; i < counts[pe] * 8; ++i)
-          expected[at++] = static_cast<std::byte>(value<int>(static_cast<int>(pe), i, salt));
-      log.check_result(what, dest, expected.data(), bytes);
-    }
+    for (int pattern = 0; pattern < 2; ++pattern)
+      for (const std::size_t base : bases) {
+        ++salt;
+        // Every PE about base elements; or with pattern 1 the leaders none (a node's blocks are
+        // then its members', which fit one message before they fit the members' own rule).
+        std::vector<std::size_t> counts(n);
+        for (std::size_t pe = 0; pe < n; ++pe) counts[pe] = base == 0 ? pe % 2 : base + pe % 2;
+        if (pattern == 1)
+          for (int pe = 0; pe < p.pes; ++pe)
+            if (team.node_of(pe) == pe) counts[static_cast<std::size_t>(pe)] = 0;
+        const std::size_t mine = counts[static_cast<std::size_t>(me)];
+        for (std::size_t i = 0; i < mine * 8; ++i)
+          source[i] = static_cast<std::byte>(value<int>(me, i, salt));
+        const std::size_t bytes = std::accumulate(counts.begin(), counts.end(), std::size_t{0}) * 8;
+        const bool fit = every_message_fits(team, counts, 8);
+        if (fit && bytes + kGuardBytes > source_offset) return log.fail("the heap is too small");
+        if (fit) std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
+        CountedExchange exchange(ch);
+        std::vector<std::size_t> got(n, 7777);
+        const bool complete = exchange.exchange(ch, dest, source, mine, 8, got.data());
+        const std::string what = std::to_string(base) + " elements and more per PE";
+        if (got != counts) log.fail(what + ": the counts differ");
+        if (complete != fit) log.fail(what + ": exchange() said " + std::to_string(complete));
+        ++(complete ? complete_calls : incomplete_calls);
+        if (!complete) continue;
+        exchange.place(ch, dest, 8, got.data());
+        log.check_nothing_pending(ch, what);
+        std::vector<std::byte> expected(bytes + 1);
+        std::size_t at = 0;
+        for (std::size_t pe = 0; pe < n; ++pe)
+          for (std::size_t i = 0; i < counts[pe] * 8; ++i)
+            expected[at++] = static_cast<std::byte>(value<int>(static_cast<int>(pe), i, salt));
+        // A member's dest was complete when its exchange() returned: its leader wrote it then.
+        log.check_result(what, dest, expected.data(), bytes);
+      }
   });
   EXPECT_EQ(ran.load(), p.pes);
+  // Both outcomes occurred, so the limit is bracketed.
+  EXPECT_GT(complete_calls.load(), 0);
+  EXPECT_GT(incomplete_calls.load(), 0);
 }
 
-// Teams of one PE per node, of 2 to kCountedMaxPes PEs: the exchange's.
+// Teams over 2 to kCountedMaxNodes nodes: the exchange's.
 bool counted_team(const TeamParam &t) {
-  return t.pes >= 2 && t.pes <= kCountedMaxPes &&
-         (t.mode == Mode::remote || (t.mode == Mode::nodes && t.pes == 2) ||
-          (t.mode == Mode::nodes3 && t.pes <= 3));
+  switch (t.mode) {
+    case Mode::mapped:
+      return false;
+    case Mode::remote:
+      return t.pes >= 2 && t.pes <= kCountedMaxNodes;
+    case Mode::nodes:
+    case Mode::nodes3:
+      return t.pes >= 2;
+  }
+  return false;
 }
-std::vector<TeamParam> one_per_node() {
+std::vector<TeamParam> counted_teams() {
   std::vector<TeamParam> teams;
   for (const TeamParam &t : team_params())
     if (counted_team(t)) teams.push_back(t);
   return teams;
 }
-INSTANTIATE_TEST_SUITE_P(Inproc, Counted, testing::ValuesIn(one_per_node()), team_param_name);
+INSTANTIATE_TEST_SUITE_P(Inproc, Counted, testing::ValuesIn(counted_teams()), team_param_name);
 
-// Not for one PE, larger teams, or PEs that share a node.
-TEST(CountedApplies, OnlyToSmallTeamsOfOnePePerNode) {
+// Not for one PE, one node, or more nodes.
+TEST(CountedApplies, OnlyToTeamsOverAFewNodes) {
   for (const TeamParam &t : team_params()) {
     const bool expected = counted_team(t);
     std::atomic<int> wrong{0};

@@ -190,14 +190,17 @@ bool counted_team(const TeamParam &t) {
       return t.pes >= 2 && t.pes <= kCountedMaxNodes;
     case Mode::nodes:
     case Mode::nodes3:
+    case Mode::nodes4:
       return t.pes >= 2;
   }
   return false;
 }
+// Every team mode, and 4 nodes of several PEs: the doubling's merges with members.
 std::vector<TeamParam> counted_teams() {
   std::vector<TeamParam> teams;
   for (const TeamParam &t : team_params())
     if (counted_team(t)) teams.push_back(t);
+  for (const int pes : {5, 8, 11, 16}) teams.push_back({pes, Mode::nodes4});
   return teams;
 }
 INSTANTIATE_TEST_SUITE_P(Inproc, Counted, testing::ValuesIn(counted_teams()), team_param_name);

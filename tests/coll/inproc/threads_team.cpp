@@ -27,6 +27,8 @@ const char *mode_name(Mode mode) noexcept {
       return "nodes";
     case Mode::nodes3:
       return "nodes3";
+    case Mode::nodes4:
+      return "nodes4";
   }
   return "?";
 }

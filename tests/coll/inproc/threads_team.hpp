@@ -13,7 +13,9 @@
 //     old contents;
 //   * nodes: two nodes, team PEs placed on them round-robin (as mpirun places PEs on the hosts
 //     of the namespace test bed): PEs of one node are mapped, the others remote;
-//   * nodes3: the same on three nodes (algorithms that relay between nodes along a tree).
+//   * nodes3: the same on three nodes (algorithms that relay between nodes along a tree);
+//   * nodes4: the same on four nodes (collect's counted exchange, whose leaders exchange by
+//     recursive doubling over 4 nodes; not among every algorithm's modes).
 // Every word a peer waits on is stored with release and loaded with acquire, so the data put
 // before it is visible to the waiter. Waits yield (16 PEs on 2 cores) and give up with a
 // message naming the PE and the word after a few seconds, so a broken algorithm fails instead
@@ -33,7 +35,7 @@
 
 namespace shoal::coll::inproc {
 
-enum class Mode { mapped, remote, nodes, nodes3 };
+enum class Mode { mapped, remote, nodes, nodes3, nodes4 };
 const char *mode_name(Mode mode) noexcept;
 
 class Team;
@@ -106,6 +108,8 @@ class Team {
         return pe % 2;
       case Mode::nodes3:
         return pe % 3;
+      case Mode::nodes4:
+        return pe % 4;
     }
     return pe;
   }

@@ -38,7 +38,7 @@ bool CountedExchange::applies(const Channel &ch) noexcept {
   const int n = ch.size();
   if (n < 2 || n > kLeadersMaxPes || !ch.has_mailboxes()) return false;
   const Leaders leaders(ch);
-  return leaders.count >= 2 && leaders.count <= kCountedMaxNodes;
+  return leaders.count >= 2;
 }
 
 CountedExchange::CountedExchange(const Channel &ch) : leaders_(ch) {

@@ -83,7 +83,7 @@ INSTANTIATE_TEST_SUITE_P(Inproc, Fcollect, testing::ValuesIn(params(Collective::
                          param_name);
 
 // collect's exchange of counts with blocks (collect/counted.hpp), which the dispatcher runs
-// before any algorithm on teams spread over 2 to kCountedMaxNodes nodes: it returns every count
+// before any algorithm on teams spread over 2 or more nodes: it returns every count
 // on every PE, and true with every block placed exactly when every message of the leaders fit
 // kCountedMessageMaxBytes. Blocks around that limit, for runs of 1, 2, 4 and 8 PEs per message,
 // differing per PE so that some messages carry blocks and others do not; the calls follow one
@@ -132,62 +132,69 @@ TEST_P(Counted, CountsAlwaysBlocksWhereTheyFit) {
   for (const std::size_t per_message : {1, 2, 4, 8})
     for (const std::size_t off : {0, 1, 2}) bases.push_back(one / per_message + off - 1);
   std::atomic<int> ran{0}, complete_calls{0}, incomplete_calls{0};
-  run_every_pe(p.pes, p.mode, [&](Team &team, int me, ThreadsChannel &ch, PeLog &log) {
-    if (!CountedExchange::applies(ch)) return log.fail("applies() is false");
-    ++ran;
-    // source at the end of the heap; dest from its start (a leader fills its node's).
-    const std::size_t source_offset = team.heap_bytes() - (one + 2) * 8;
-    std::byte *dest = team.heap(me), *source = dest + source_offset;
-    int salt = 0;
-    for (int pattern = 0; pattern < 2; ++pattern)
-      for (const std::size_t base : bases) {
-        ++salt;
-        // Every PE about base elements; or with pattern 1 the leaders none (a node's blocks are
-        // then its members', which fit one message before they fit the members' own rule).
-        std::vector<std::size_t> counts(n);
-        for (std::size_t pe = 0; pe < n; ++pe) counts[pe] = base == 0 ? pe % 2 : base + pe % 2;
-        if (pattern == 1)
-          for (int pe = 0; pe < p.pes; ++pe)
-            if (team.node_of(pe) == pe) counts[static_cast<std::size_t>(pe)] = 0;
-        const std::size_t mine = counts[static_cast<std::size_t>(me)];
-        for (std::size_t i = 0; i < mine * 8; ++i)
-          source[i] = static_cast<std::byte>(value<int>(me, i, salt));
-        const std::size_t bytes = std::accumulate(counts.begin(), counts.end(), std::size_t{0}) * 8;
-        const bool fit = every_message_fits(team, counts, 8);
-        if (fit && bytes + kGuardBytes > source_offset) return log.fail("the heap is too small");
-        if (fit) std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
-        CountedExchange exchange(ch);
-        std::vector<std::size_t> got(n, 7777);
-        const bool complete = exchange.exchange(ch, dest, source, mine, 8, got.data());
-        const std::string what = std::to_string(base) + " elements and more per PE";
-        if (got != counts) log.fail(what + ": the counts differ");
-        if (complete != fit) log.fail(what + ": exchange() said " + std::to_string(complete));
-        ++(complete ? complete_calls : incomplete_calls);
-        if (!complete) continue;
-        exchange.place(ch, dest, 8, got.data());
-        log.check_nothing_pending(ch, what);
-        std::vector<std::byte> expected(bytes + 1);
-        std::size_t at = 0;
-        for (std::size_t pe = 0; pe < n; ++pe)
-          for (std::size_t i = 0; i < counts[pe] * 8; ++i)
-            expected[at++] = static_cast<std::byte>(value<int>(static_cast<int>(pe), i, salt));
-        // A member's dest was complete when its exchange() returned: its leader wrote it then.
-        log.check_result(what, dest, expected.data(), bytes);
-      }
-  });
+  // Where each node sends every other its blocks (a number of nodes that is not a power of
+  // two), a PE may gather up to 128 KiB from each: room for that and the source.
+  const std::size_t heap_bytes = (n + 2) * kCountedMessageMaxBytes;
+  run_every_pe(
+      p.pes, p.mode,
+      [&](Team &team, int me, ThreadsChannel &ch, PeLog &log) {
+        if (!CountedExchange::applies(ch)) return log.fail("applies() is false");
+        ++ran;
+        // source at the end of the heap; dest from its start (a leader fills its node's).
+        const std::size_t source_offset = team.heap_bytes() - (one + 2) * 8;
+        std::byte *dest = team.heap(me), *source = dest + source_offset;
+        int salt = 0;
+        for (int pattern = 0; pattern < 2; ++pattern)
+          for (const std::size_t base : bases) {
+            ++salt;
+            // Every PE about base elements; or with pattern 1 the leaders none (a node's blocks are
+            // then its members', which fit one message before they fit the members' own rule).
+            std::vector<std::size_t> counts(n);
+            for (std::size_t pe = 0; pe < n; ++pe) counts[pe] = base == 0 ? pe % 2 : base + pe % 2;
+            if (pattern == 1)
+              for (int pe = 0; pe < p.pes; ++pe)
+                if (team.node_of(pe) == pe) counts[static_cast<std::size_t>(pe)] = 0;
+            const std::size_t mine = counts[static_cast<std::size_t>(me)];
+            for (std::size_t i = 0; i < mine * 8; ++i)
+              source[i] = static_cast<std::byte>(value<int>(me, i, salt));
+            const std::size_t bytes =
+                std::accumulate(counts.begin(), counts.end(), std::size_t{0}) * 8;
+            const bool fit = every_message_fits(team, counts, 8);
+            if (fit && bytes + kGuardBytes > source_offset)
+              return log.fail("the heap is too small");
+            if (fit) std::memset(dest, static_cast<int>(kSentinel), bytes + kGuardBytes);
+            CountedExchange exchange(ch);
+            std::vector<std::size_t> got(n, 7777);
+            const bool complete = exchange.exchange(ch, dest, source, mine, 8, got.data());
+            const std::string what = std::to_string(base) + " elements and more per PE";
+            if (got != counts) log.fail(what + ": the counts differ");
+            if (complete != fit) log.fail(what + ": exchange() said " + std::to_string(complete));
+            ++(complete ? complete_calls : incomplete_calls);
+            if (!complete) continue;
+            exchange.place(ch, dest, 8, got.data());
+            log.check_nothing_pending(ch, what);
+            std::vector<std::byte> expected(bytes + 1);
+            std::size_t at = 0;
+            for (std::size_t pe = 0; pe < n; ++pe)
+              for (std::size_t i = 0; i < counts[pe] * 8; ++i)
+                expected[at++] = static_cast<std::byte>(value<int>(static_cast<int>(pe), i, salt));
+            // A member's dest was complete when its exchange() returned: its leader wrote it then.
+            log.check_result(what, dest, expected.data(), bytes);
+          }
+      },
+      heap_bytes);
   EXPECT_EQ(ran.load(), p.pes);
   // Both outcomes occurred, so the limit is bracketed.
   EXPECT_GT(complete_calls.load(), 0);
   EXPECT_GT(incomplete_calls.load(), 0);
 }
 
-// Teams over 2 to kCountedMaxNodes nodes: the exchange's.
+// Teams over 2 or more nodes: the exchange's.
 bool counted_team(const TeamParam &t) {
   switch (t.mode) {
     case Mode::mapped:
       return false;
     case Mode::remote:
-      return t.pes >= 2 && t.pes <= kCountedMaxNodes;
     case Mode::nodes:
     case Mode::nodes3:
     case Mode::nodes4:

@@ -175,18 +175,17 @@ void place_records(const Slot &slot, void *dest, std::size_t elem_size,
   }
 }
 
-// Checks that dest holds the blocks of every PE (counts) and notes how the call was served.
+// Checks that dest holds the blocks of every PE (total elements) and notes how the call was
+// served.
 void check_gathered(void *dest, const void *source, std::size_t nelems, std::size_t elem_size,
-                    const std::vector<std::size_t> &counts, const char *how,
-                    const char *routine) noexcept {
-  const std::size_t total = std::accumulate(counts.begin(), counts.end(), std::size_t{0});
+                    std::size_t total, const char *how, const char *routine) noexcept {
   if (total != 0) check_buffers(dest, total, source, nelems, elem_size, routine);
   observe::note_algorithm(collective_name(Collective::collect), how);  // SMA_PROFILE
 }
 
-// A collect's first step: every PE learns every PE's count (counts), and where the blocks came
-// along (teams over a few nodes: CountedExchange; small blocks: the records), places them in
-// dest and returns true: the call is complete.
+// A collect's first step: where the blocks came along (teams over several nodes:
+// CountedExchange; small blocks: the records), places them in dest and returns true: the call
+// is complete. Otherwise every PE has learnt every PE's count (counts).
 bool exchange_counts(shoal_team &team, void *dest, const void *source, std::size_t nelems,
                      std::size_t elem_size, std::vector<std::size_t> &counts,
                      const char *routine) noexcept {
@@ -197,14 +196,16 @@ bool exchange_counts(shoal_team &team, void *dest, const void *source, std::size
     if (CountedExchange::applies(channel)) {
       CountedExchange counted(channel);
       if (!counted.exchange(channel, dest, source, nelems, elem_size, counts.data())) return false;
-      check_gathered(dest, source, nelems, elem_size, counts, "counted", routine);
+      check_gathered(dest, source, nelems, elem_size, counted.total(), "counted", routine);
       counted.place(channel, dest, elem_size, counts.data());
       return true;
     }
   }
   if (slot.records != nullptr && team.n_pes <= slot.record_peers && builtin) {
     if (!gather_records(team, slot, source, nelems, elem_size, counts, routine)) return false;
-    check_gathered(dest, source, nelems, elem_size, counts, "records", routine);
+    check_gathered(dest, source, nelems, elem_size,
+                   std::accumulate(counts.begin(), counts.end(), std::size_t{0}), "records",
+                   routine);
     place_records(slot, dest, elem_size, counts);
     return true;
   }

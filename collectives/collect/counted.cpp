@@ -189,17 +189,23 @@ void CountedExchange::exchange_direct(Channel &ch, const Run &own, std::size_t e
 
 void CountedExchange::answer_members(Channel &ch, bool complete, const std::size_t *counts) {
   const int begin = node_start_[node_], end = node_start_[node_ + 1];
-  if (end - begin == 1) return;
+  const Word answer[2] = {complete ? Word{1} : Word{0}, total_};
   const std::size_t n = order_.size();
-  message_.resize(header_bytes(n));
-  write_word(message_.data(), 0, complete ? 1 : 0);
-  for (std::size_t p = 0; p < n; ++p) write_word(message_.data(), 1 + p, counts[p]);
+  if (!complete) {
+    message_.resize(sizeof(Word) * n);
+    for (std::size_t p = 0; p < n; ++p) write_word(message_.data(), p, counts[p]);
+  }
   for (int i = begin + 1; i < end; ++i) {
-    std::byte *box = ch.next_outbox(order_[i]);
+    const int member = order_[i];
+    ch.send(ch.next_outbox(member), answer, sizeof answer, member);
+    if (complete) continue;
+    // Two messages in a row: the mailboxes alternate, and the member has read both before it
+    // sends the note that lets this leader write the first again.
+    std::byte *box = ch.next_outbox(member);
     if (message_.size() <= ch.box_bytes())
-      ch.send(box, message_.data(), message_.size(), order_[i]);
+      ch.send(box, message_.data(), message_.size(), member);
     else
-      ch.send_stashed(box, message_.data(), message_.size(), order_[i]);
+      ch.send_stashed(box, message_.data(), message_.size(), member);
   }
 }
 
@@ -216,12 +222,18 @@ bool CountedExchange::exchange(Channel &ch, void *dest, const void *source, std:
     const Word note[2] = {with_block ? Word{1} : Word{0}, nelems};
     ch.send(ch.next_outbox(leader), note, sizeof note, leader);
     ch.await(leader);
-    const std::byte *box = ch.next_inbox(leader);
-    const std::byte *answer = header_bytes(order_.size()) <= ch.box_bytes() ? box : ch.stashed(box);
-    for (std::size_t p = 0; p < order_.size(); ++p)
-      counts[p] = static_cast<std::size_t>(read_word(answer, 1 + p));
+    const std::byte *answer = ch.next_inbox(leader);
     runs_.clear();  // the leader placed the blocks
-    return read_word(answer, 0) != 0;
+    if (read_word(answer, 0) != 0) {
+      total_ = static_cast<std::size_t>(read_word(answer, 1));
+      return true;
+    }
+    ch.await(leader);
+    const std::byte *box = ch.next_inbox(leader);
+    const std::size_t n = order_.size();
+    const std::byte *all = sizeof(Word) * n <= ch.box_bytes() ? box : ch.stashed(box);
+    for (std::size_t p = 0; p < n; ++p) counts[p] = static_cast<std::size_t>(read_word(all, p));
+    return false;
   }
   const Run own = gather_node(ch, dest, source, elem_size, counts);
   if (is_power_of_two(leaders_.count))
@@ -235,6 +247,8 @@ bool CountedExchange::exchange(Channel &ch, void *dest, const void *source, std:
       answer_members(ch, false, counts);
       return false;
     }
+  total_ = 0;
+  for (std::size_t p = 0; p < order_.size(); ++p) total_ += counts[p];
   return true;
 }
 

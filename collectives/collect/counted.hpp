@@ -11,7 +11,9 @@
 //      nodes are a power of two (log2 nodes rounds, each message carrying every node the sender
 //      holds so far), otherwise one message from each leader to every other;
 //   3. each leader places every block in its dest, copies that into the dest of its node's
-//      other PEs and then tells them every count and whether the blocks came (stores again).
+//      other PEs and tells them so in a mailbox (stores again); where some block stayed
+//      behind, it tells them every count instead, in a second message (into the stash buffer
+//      where the counts outgrow a mailbox: teams of more than 16 PEs in jobs of 256 PEs or more).
 // With one PE per node the leaders' exchange is all there is.
 //
 // The records of dispatch.cpp do the same in one fcollect of fixed 128-byte records, so blocks
@@ -57,12 +59,14 @@ class CountedExchange {
 
   explicit CountedExchange(const Channel &ch);
 
-  // Sends this PE's count (nelems elements of elem_size bytes) and block, receives every other
-  // PE's count: counts[p] for every team PE p. True when every block came along: then place()
-  // finishes the call, which on a PE that is not its node's leader has nothing left to do (its
-  // leader filled its dest before this returned).
+  // Sends this PE's count (nelems elements of elem_size bytes) and block. True when every block
+  // came along: then total() is the elements of every block, and place() finishes the call,
+  // which on a PE that is not its node's leader has nothing left to do (its leader filled its
+  // dest before this returned; counts holds only this PE's). False: counts[p] is the count of
+  // every team PE p.
   bool exchange(Channel &ch, void *dest, const void *source, std::size_t nelems,
                 std::size_t elem_size, std::size_t *counts);
+  std::size_t total() const noexcept { return total_; }
   // After exchange() returned true: copies every block into dest in team order; a leader then
   // fills its node's other PEs' dest and lets them return from exchange().
   void place(Channel &ch, void *dest, std::size_t elem_size, const std::size_t *counts);
@@ -98,7 +102,8 @@ class CountedExchange {
                   std::size_t *counts);
   void exchange_doubling(Channel &ch, const Run &own, std::size_t elem_size, std::size_t *counts);
   void exchange_direct(Channel &ch, const Run &own, std::size_t elem_size, std::size_t *counts);
-  // Step 3 at a leader: tells each other PE of the node every count and whether it is done.
+  // Step 3 at a leader: tells each other PE of the node that it is done and the total, or else
+  // every count.
   void answer_members(Channel &ch, bool complete, const std::size_t *counts);
 
   Leaders leaders_;
@@ -107,6 +112,7 @@ class CountedExchange {
   std::vector<int> order_;       // team PEs by node, each node's in team order
   std::vector<int> node_start_;  // by node: where its PEs begin in order_ (one past the last too)
   std::vector<Run> runs_;        // what place() copies
+  std::size_t total_ = 0;        // elements of every block, after a complete exchange()
   std::vector<std::byte> message_, held_, merged_;
 };
 

@@ -91,11 +91,12 @@ class Report {
 };
 
 // Runs body(team, me, channel, log) on every PE of a fresh team of `pes` threads in `mode`,
-// each with heap_bytes of heap, then reports every PE's failures; returns the calls that ran
-// (0: the test should skip).
+// each with heap_bytes of heap and the mailboxes of a job of job_pes PEs (0: pes), then
+// reports every PE's failures; returns the calls that ran (0: the test should skip).
 template <typename Body>
-int run_every_pe(int pes, Mode mode, Body &&body, std::size_t heap_bytes = kHeapBytes) {
-  Team team(pes, mode, kScratchBytes, heap_bytes);
+int run_every_pe(int pes, Mode mode, Body &&body, std::size_t heap_bytes = kHeapBytes,
+                 int job_pes = 0) {
+  Team team(pes, mode, kScratchBytes, heap_bytes, job_pes);
   Report report(pes);
   team.run([&](int me) { body(team, me, team.channel(me), report.pe(me)); });
   return report.finish();

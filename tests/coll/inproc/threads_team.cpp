@@ -35,12 +35,13 @@ const char *mode_name(Mode mode) noexcept {
 
 // ---- the team ---------------------------------------------------------------------------------
 
-Team::Team(int n, Mode mode, std::size_t scratch_bytes, std::size_t heap_bytes)
+Team::Team(int n, Mode mode, std::size_t scratch_bytes, std::size_t heap_bytes, int job_pes)
     : n_(n), mode_(mode), heap_bytes_(align_up(heap_bytes)) {
   const auto pes = static_cast<std::size_t>(n);
+  const std::size_t box_bytes = box_bytes_for(job_pes == 0 ? n : job_pes);
   const std::size_t words = align_up(pes * sizeof(std::uint64_t));
   const std::size_t masks = align_up(kMaskWords * sizeof(std::uint64_t));
-  const std::size_t boxes = pes * 2 * box_bytes_for(n), lines = pes * kLinesPerPeer * kLineBytes;
+  const std::size_t boxes = pes * 2 * box_bytes, lines = pes * kLinesPerPeer * kLineBytes;
   const std::size_t entry = bcast_entry_bytes_for(n);
   const std::size_t entries = entry == 0 ? 0 : pes * kBcastLines * (entry + kLineBytes);
   const std::size_t scratch = align_up(scratch_bytes);
@@ -58,7 +59,7 @@ Team::Team(int n, Mode mode, std::size_t scratch_bytes, std::size_t heap_bytes)
     slot->masks = reinterpret_cast<std::uint64_t *>(base + 3 * words);
     slot->boxes = base + 3 * words + masks;
     slot->box_peers = n;
-    slot->box_bytes = box_bytes_for(n);
+    slot->box_bytes = box_bytes;
     slot->lines = slot->boxes + boxes;
     slot->line_peers = n;
     slot->bcast_entries = slot->lines + lines;

@@ -89,8 +89,9 @@ class ThreadsChannel final : public Channel {
 
 class Team {
  public:
-  // n PEs, each with scratch_bytes of scratch and heap_bytes of heap.
-  Team(int n, Mode mode, std::size_t scratch_bytes, std::size_t heap_bytes);
+  // n PEs, each with scratch_bytes of scratch and heap_bytes of heap, with mailboxes sized as
+  // in a job of job_pes PEs (0: n; more PEs, smaller boxes).
+  Team(int n, Mode mode, std::size_t scratch_bytes, std::size_t heap_bytes, int job_pes = 0);
   ~Team();
   Team(const Team &) = delete;
   Team &operator=(const Team &) = delete;

@@ -259,10 +259,13 @@ void PutBatches::add(int pe, const Target &target, const void *source, std::size
   const std::size_t record_bytes = sizeof(Record) + padded(bytes);
   if (batch.bytes.size() + record_bytes > batch_bytes_) send_now(pe, routine);
   if (record_bytes > batch_bytes_) {
-    // Too large for a batch (a blocking put): on its own, from the caller's buffer, which the
-    // send has copied or sent when it returns; answered like a batch.
+    // Too large for a batch (a blocking put): on its own, from the caller's buffer, which each
+    // send has copied or sent when it returns; its last piece answered like a batch.
+    const std::size_t ahead = send_leading_pieces(pe, target, source, bytes, routine);
+    const Record last{r.offset + ahead, static_cast<std::uint32_t>(bytes - ahead), r.segment};
     const bool ask = asks_answer(pe);
-    if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, source, bytes,
+    if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &last, sizeof last,
+                         static_cast<const std::byte *>(source) + ahead, bytes - ahead,
                          /*replyable=*/ask) != Status::ok)
       fatal(
           fmt::format("{}: sending a put of {} bytes to PE {} failed in UCX (see the message "
@@ -282,31 +285,38 @@ void PutBatches::add(int pe, const Target &target, const void *source, std::size
   std::memcpy(batch.bytes.data() + at + sizeof r, source, bytes);
 }
 
+std::size_t PutBatches::send_leading_pieces(int pe, const Target &target, const void *source,
+                                            std::size_t bytes, const char *routine) noexcept {
+  const std::uintptr_t offset = target.remote - g_runtime->peers[pe].base[target.segment];
+  std::size_t sent = 0;
+  for (; bytes - sent > kAnsweredPutMax; sent += kAnsweredPutMax) {
+    const Record r{offset + sent, static_cast<std::uint32_t>(kAnsweredPutMax),
+                   static_cast<std::uint32_t>(target.segment)};
+    if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r,
+                         static_cast<const std::byte *>(source) + sent,
+                         kAnsweredPutMax) != Status::ok)
+      fatal(
+          fmt::format("{}: sending a put of {} bytes to PE {} failed in UCX (see the message "
+                      "above)",
+                      routine, bytes, pe));
+  }
+  return sent;  // the caller's last message, answered or not, covers them (sent())
+}
+
 void PutBatches::put_signal(int pe, const Target &data, const void *source, std::size_t bytes,
                             const Target &signal, std::uint64_t value, bool add,
                             const char *routine) noexcept {
   Guard guard(*this);
   send_one(pe, routine);
-  Target piece = data;
-  const auto *from = static_cast<const std::byte *>(source);
+  // The data before the last piece goes ahead unanswered, like the signal's message.
+  const std::size_t ahead = send_leading_pieces(pe, data, source, bytes, routine);
+  source = static_cast<const std::byte *>(source) + ahead;
+  bytes -= ahead;
   const auto &base = g_runtime->peers[pe].base;
-  for (; bytes > kAnsweredPutMax; bytes -= kAnsweredPutMax) {  // unanswered, like the signal's
-    const Record r{piece.remote - base[piece.segment], static_cast<std::uint32_t>(kAnsweredPutMax),
-                   static_cast<std::uint32_t>(piece.segment)};
-    if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, from,
-                         kAnsweredPutMax) != Status::ok)
-      fatal(
-          fmt::format("{}: sending a put with signal to PE {} failed in UCX (see the message "
-                      "above)",
-                      routine, pe));
-    piece.remote += kAnsweredPutMax;
-    from += kAnsweredPutMax;
-  }
-  source = from;
   SignalRecord r{};
   if (bytes != 0)
-    r.data = Record{piece.remote - base[piece.segment], static_cast<std::uint32_t>(bytes),
-                    static_cast<std::uint32_t>(piece.segment)};
+    r.data = Record{data.remote + ahead - base[data.segment], static_cast<std::uint32_t>(bytes),
+                    static_cast<std::uint32_t>(data.segment)};
   r.offset = signal.remote - base[signal.segment];
   r.value = value;
   r.segment = static_cast<std::uint32_t>(signal.segment);

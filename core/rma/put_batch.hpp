@@ -26,10 +26,12 @@
 // for one answer covering them. (Earlier a fetching AMO
 // followed each batch as its proof; over TCP that was a second system call at each end, each a few
 // microseconds through the kernel: 16 B put + quiet across two namespace hosts took 19-21 us
-// against 10.4 for the answered batch.) A blocking put of up to kAnsweredPutMax bytes joins its
+// against 10.4 for the answered batch.) A blocking put of up to kPiecedPutMax bytes joins its
 // PE's batch too, and the batch leaves at once; one too large for a batch leaves on its own right
-// after it, as one answered message from the caller's buffer. (A UCX put + flush over TCP takes two
-// round trips: 4 KiB + quiet 12 us as a batch, 4104 B 22.5 us through UCX.)
+// after it, from the caller's buffer, in messages of up to kAnsweredPutMax bytes of which only
+// the last may ask for an answer (the target handles one connection's messages in order). (A
+// UCX put + flush over TCP takes two round trips: 4 KiB + quiet 12 us as a batch, 4104 B 22.5 us
+// through UCX.)
 //
 // A nonblocking get of up to a quarter of a batch joins the batch too, as a record without
 // data: the target copies its bytes into the batch's answer, and they land in place when the
@@ -83,11 +85,12 @@ enum class WordUpdate : std::uint32_t { set, add, bit_and, bit_or, bit_xor };
 // the target reads it in one piece.
 inline constexpr std::size_t kAnsweredPutMax = 64 * 1024;
 
-// The largest put with signal sent as messages of kAnsweredPutMax (PutBatches::put_signal); a
-// larger one goes as a UCX put, a fence and an AMO, whose zero-copy transfer wins from there.
-// Put-with-signal ping-pong across two namespace hosts, us, messages against the UCX path:
-// 128 KiB 28-30 against 43-44, 256 KiB 59-60 against 64.5-66, 1 MiB 252-399 against 207-232.
-inline constexpr std::size_t kSignalMessagesMax = 256 * 1024;
+// The largest blocking put, or put with signal, sent as messages of up to kAnsweredPutMax
+// (PutBatches::add, put_signal); a larger one goes as a UCX put (then a fence and an AMO for
+// the signal), whose zero-copy transfer wins from there. Across two namespace hosts, us,
+// messages against the UCX path: put-with-signal ping-pong 128 KiB 28-30 against 43-44, 256 KiB
+// 59-60 against 64.5-66, 1 MiB 252-399 against 207-232; put + quiet 128 KiB 33 against 48-51.
+inline constexpr std::size_t kPiecedPutMax = 256 * 1024;
 
 // The size at which a batch leaves on its own, from the number of PEs on other nodes: 64 KiB,
 // less where batches to every one of them would take more than kBatchesBudget, never below
@@ -114,7 +117,7 @@ class PutBatches {
   bool enabled() const noexcept { return !batches_.empty(); }
   // Whether a put of `bytes` to pe is combined.
   bool combines(int pe, std::size_t bytes, bool blocking) const noexcept {
-    return bytes <= (blocking ? kAnsweredPutMax : batch_bytes_ / 4) && eligible(pe);
+    return bytes <= (blocking ? kPiecedPutMax : batch_bytes_ / 4) && eligible(pe);
   }
   // Whether a nonblocking get of `bytes` from pe is combined: up to a quarter of a batch.
   bool combines_get(int pe, std::size_t bytes) const noexcept {
@@ -125,13 +128,13 @@ class PutBatches {
   void add_get(int pe, const Target &target, void *dest, std::size_t bytes,
                const char *routine) noexcept;
   // Adds one put (its bytes are copied or sent: source may be reused on return); one too large
-  // for a batch is sent at once, after pe's batch.
+  // for a batch is sent at once, after pe's batch, in messages of up to kAnsweredPutMax.
   void add(int pe, const Target &target, const void *source, std::size_t bytes,
            const char *routine) noexcept;
   // Whether a put with signal of `bytes` to pe travels in messages of this PE's (put_signal
-  // below): up to kSignalMessagesMax, for the PEs that get batches.
+  // below): up to kPiecedPutMax, for the PEs that get batches.
   bool combines_signal(int pe, std::size_t bytes) const noexcept {
-    return bytes <= kSignalMessagesMax && eligible(pe);
+    return bytes <= kPiecedPutMax && eligible(pe);
   }
   // A put with signal to pe (combines_signal(pe) holds): pe's batch, then one message with the
   // data (`bytes` from `source`, possibly none) for `data` and the signal, which the target's
@@ -207,6 +210,12 @@ class PutBatches {
   // The calls below expect mutex_ held where the batches are locked.
   void send_one(int pe, const char *routine) noexcept;
   void send_now(int pe, const char *routine) noexcept;
+  // Sends all but the last piece of a put of `bytes` from `source` to `target` on pe, in
+  // messages of kAnsweredPutMax bytes that ask for no answer, and returns how many bytes they
+  // carried: the caller's one last message carries the rest (up to kAnsweredPutMax), and
+  // records itself with sent(), which covers the pieces too (handled in order).
+  std::size_t send_leading_pieces(int pe, const Target &target, const void *source,
+                                  std::size_t bytes, const char *routine) noexcept;
   void send_all_held(const char *routine) noexcept;
   // Records a message to pe that asks for an answer (sent), or that does not (unanswered): the
   // next quiet asks pe for one.

@@ -46,8 +46,11 @@ TEST(RmaSizedVersion, IbputIbgetCompiledIn) {
 
 namespace {
 const std::vector<std::size_t>& mem_sizes() {
-  // 0, 1, odd, a page +/- 1, and a size past typical eager / bounce-buffer limits.
-  static const std::vector<std::size_t> v = {0, 1, 7, 4095, 4097, 65537, 300001};
+  // 0, 1, odd, a page +/- 1, and sizes past typical eager / bounce-buffer limits. Across hosts
+  // a blocking put of 64 KiB + 1 to 256 KiB goes as 64 KiB messages and a last one (the 64 KiB
+  // + 1, 200003 and 256 KiB cases: a 1-byte, a 3395-byte and a whole 64 KiB last piece;
+  // rma/put_batch.hpp), one larger as a UCX put.
+  static const std::vector<std::size_t> v = {0, 1, 7, 4095, 4097, 65537, 200003, 262144, 300001};
   return v;
 }
 }  // namespace

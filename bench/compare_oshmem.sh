@@ -69,6 +69,7 @@ bench_args=()
 declare -A own_args=([putget]="" [amo]="" [coll]="" [limits]="")
 npes=2
 hosts=0
+host_cpus='split'
 algorithms=0
 globals=0
 alg_args=
@@ -106,6 +107,10 @@ usage: bench/compare_oshmem.sh [options] [-- benchmark options]
                            (putget and amo: one PE on each of 2 hosts; coll:
                            --npes over N hosts), UCX over TCP between hosts
                            (UCX_TLS=tcp,self,sm UCX_NET_DEVICES=shoal0)
+  --host-cpus MODE         with --hosts: split (default) gives each host CPUs of
+                           its own, as real hosts have (scripts/netns,
+                           SHOAL_NETNS_HOST_CPUS); shared lets every host run
+                           on every CPU
   --busy N                 N processes that only compute run beside both
                            libraries for the whole comparison (default 0)
   --out FILE               raw CSV (default bench/results/<name>-<date>.csv)
@@ -169,6 +174,8 @@ while [ $# -gt 0 ]; do
     --globals) globals=1; shift ;;
     --hosts) hosts=${2:?}; shift 2 ;;
     --hosts=*) hosts=${1#*=}; shift ;;
+    --host-cpus) host_cpus=${2:?}; shift 2 ;;
+    --host-cpus=*) host_cpus=${1#*=}; shift ;;
     --algorithms) algorithms=1; shift ;;
     --busy) busy=${2:?}; shift 2 ;;
     --busy=*) busy=${1#*=}; shift ;;
@@ -179,6 +186,7 @@ while [ $# -gt 0 ]; do
 done
 case $reps in ''|*[!0-9]*|0) die "--reps needs a positive integer" ;; esac
 case $hosts in ''|*[!0-9]*) die "--hosts needs a whole number" ;; esac
+case $host_cpus in split|shared) ;; *) die "--host-cpus needs split or shared" ;; esac
 case $busy in ''|*[!0-9]*) die "--busy needs a whole number" ;; esac
 case $run_timeout in ''|*[!0-9]*|0) die "--timeout needs a positive integer (seconds)" ;; esac
 npes_list=()
@@ -307,7 +315,7 @@ if [ "$hosts" -gt 0 ]; then
     netns=$repo/scripts/netns
     mpirun=$(command -v mpirun) || die "--hosts needs Open MPI's mpirun (apt-get install openmpi-bin)"
     why=$("$netns/netns_testbed.sh" check) || die "--hosts: $why"
-    export SHOAL_NETNS_PREFIX="shoal-bench$$"
+    export SHOAL_NETNS_PREFIX="shoal-bench$$" SHOAL_NETNS_HOST_CPUS=$host_cpus
     "$netns/netns_testbed.sh" sweep shoal-bench
     bed_up=1
     "$netns/netns_testbed.sh" up "$SHOAL_NETNS_PREFIX" "$hosts" "$tmp/hostfile" >/dev/null ||
@@ -330,6 +338,10 @@ if [ "$hosts" -gt 0 ]; then
                    --mca pml_ucx_devices any --mca btl self,vader,tcp
                    --mca btl_tcp_if_include 198.18.0.0/15 -x OMPI_MCA_mpi_yield_when_idle=1)
     note "across $hosts hosts of test bed $SHOAL_NETNS_PREFIX (UCX_TLS=$UCX_TLS UCX_NET_DEVICES=$UCX_NET_DEVICES)"
+    for ((host = 1; host <= hosts; ++host)); do
+        cpus=$("$netns/netns_testbed.sh" cpus "$SHOAL_NETNS_PREFIX" "$host") || die "--host-cpus: see above"
+        note "host $host runs on CPUs ${cpus:-(all)} (--host-cpus $host_cpus)"
+    done
 fi
 
 # --- build and launch commands, per benchmark -----------------------------------

@@ -18,8 +18,18 @@
 #   netns_testbed.sh address <K>           # the address of host K
 #   netns_testbed.sh shm_dir <prefix> <K>  # where host K's /dev/shm lives on this machine
 #   netns_testbed.sh exec <prefix> <K> <command...>  # run a command on host K
+#   netns_testbed.sh cpus <prefix> <K>     # the CPUs host K runs on (see SHOAL_NETNS_HOST_CPUS)
 #
 # Host K's namespace is <prefix>-hK; netns_rsh.sh maps an address back to it.
+#
+# SHOAL_NETNS_HOST_CPUS=split gives each host CPUs of its own, as real hosts have: of the C
+# CPUs online, host K of the bed's N gets CPUs (K-1)*C/N .. K*C/N-1 (with more hosts than
+# CPUs, CPU (K-1) mod C), and everything "exec" starts there is bound to them (taskset; the
+# bound processes may narrow it further). Unset or "shared", every host runs on every CPU, and
+# the scheduler may put the PEs of two hosts on one CPU and leave the other idle: a message
+# between hosts then waits for a context switch. (4 PEs on 2 hosts of a 2-CPU machine: a barrier
+# took 11.7 us with each host's PEs on a CPU of their own and 21-23 with each CPU serving PEs
+# of both hosts; unbound, runs land in either.)
 set -euo pipefail
 
 readonly kSubnet=198.18.0      # hosts are .1 .. .N, /24
@@ -105,16 +115,53 @@ up() {
   done
 }
 
+# This machine's online CPUs, one per line.
+online_cpus() {
+  local part first last cpu
+  local -a parts
+  IFS=, read -ra parts </sys/devices/system/cpu/online
+  for part in "${parts[@]}"; do
+    first=${part%-*} last=${part#*-}
+    for ((cpu = first; cpu <= last; ++cpu)); do echo "$cpu"; done
+  done
+}
+
+# The CPUs host K runs on, as a taskset list, under SHOAL_NETNS_HOST_CPUS=split; nothing
+# otherwise (every CPU).
+host_cpus() {
+  local prefix=$1 k=$2 hosts
+  case "${SHOAL_NETNS_HOST_CPUS:-shared}" in
+    shared) return 0 ;;
+    split) ;;
+    *) die "SHOAL_NETNS_HOST_CPUS must be split or shared, not '$SHOAL_NETNS_HOST_CPUS'" ;;
+  esac
+  local -a cpus
+  mapfile -t cpus < <(online_cpus)
+  hosts=$(ip netns list 2>/dev/null | awk '{print $1}' | grep -c "^$prefix-h[0-9][0-9]*\$" || true)
+  [[ "$hosts" -ge 1 && "$k" -le "$hosts" ]] || die "no host $k in bed $prefix"
+  local c=${#cpus[@]}
+  if ((hosts >= c)); then
+    echo "${cpus[(k - 1) % c]}"
+    return 0
+  fi
+  local from=$(((k - 1) * c / hosts)) to=$((k * c / hosts)) i list=""
+  for ((i = from; i < to; ++i)); do list+="${list:+,}${cpus[i]}"; done
+  echo "$list"
+}
+
 # Enters host K: its network namespace, then fresh UTS, IPC and mount namespaces with the
 # hostname <prefix>-hK and a /dev/shm of its own, so that neither UCX (which tells hosts
 # apart by IPC namespace and boot id) nor Shoal can share memory with another host. Called from
 # another host (mpirun's remote-start agent), it first uncovers this machine's /dev/shm, which
 # that host's own hides (the topmost mount there is a bed host's directory).
 exec_on() {
-  local prefix=$1 k=$2
+  local prefix=$1 k=$2 cpus
   shift 2
+  cpus=$(host_cpus "$prefix" "$k")
+  local -a bind=()
+  [[ -z "$cpus" ]] || bind=(taskset -c "$cpus")
   # shellcheck disable=SC2016  # expanded by the shell inside the host's namespaces
-  exec ip netns exec "$prefix-h$k" unshare --uts --ipc --mount --propagation private -- \
+  exec "${bind[@]}" ip netns exec "$prefix-h$k" unshare --uts --ipc --mount --propagation private -- \
     sh -c 'hostname "$0" || exit
       while findmnt -n -o FSROOT -T /dev/shm | tail -n 1 | grep -q "^/netns-"; do
         umount /dev/shm || exit
@@ -131,7 +178,8 @@ case "${1:-}" in
   address) [[ $# -eq 2 ]] || die "usage: $0 address <K>"; address_of "$2" ;;
   shm_dir) [[ $# -eq 3 ]] || die "usage: $0 shm_dir <prefix> <K>"; shm_dir_of "$2" "$3" ;;
   exec) [[ $# -ge 4 ]] || die "usage: $0 exec <prefix> <K> <command...>"; shift; exec_on "$@" ;;
+  cpus) [[ $# -eq 3 ]] || die "usage: $0 cpus <prefix> <K>"; host_cpus "$2" "$3" ;;
   *) die "usage: $0 check | up <prefix> <N> <hostfile> | down <prefix> | sweep <stem>" \
        "| address <K> | shm_dir <prefix> <K>" \
-       "| exec <prefix> <K> <command...>" ;;
+       "| exec <prefix> <K> <command...> | cpus <prefix> <K>" ;;
 esac

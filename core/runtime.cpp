@@ -42,6 +42,7 @@ struct SegmentInfo {
   std::uint64_t device_atomics;      // 1 if a network device executes its UCX atomics
   std::uint64_t memory_group;        // PeerView::memory_group of that PE
   std::uint64_t machine;             // boot::machine_id() of that PE (0: not known)
+  boot::CpuMask cpus;                // the CPUs that PE may run on
 };
 
 std::size_t page_round(std::size_t n) {
@@ -177,7 +178,8 @@ Failure Runtime::exchange_and_connect() {
                          data_memory.base() != nullptr ? 1u : 0u,
                          device_atomics_here ? 1u : 0u,
                          static_cast<std::uint64_t>(my_group),
-                         boot::machine_id()};
+                         boot::machine_id(),
+                         boot::CpuMask::of_this_thread()};
   if (b.put("shoal.addr", address.data(), address.size()) != Status::ok ||
       b.put("shoal.seg", &mine, sizeof mine) != Status::ok ||
       b.put("shoal.rkey0", regions[kHeapSegment].packed_rkey.data(),
@@ -191,6 +193,7 @@ Failure Runtime::exchange_and_connect() {
   bool device_atomics_in_job = device_atomics_here;
   // The node's PEs share this machine even when its kernel cannot be told apart.
   pes_on_machine = static_cast<int>(b.local_peers().size());
+  std::vector<boot::CpuMask> machine_cpus;  // of the other PEs of this machine
   peers.assign(static_cast<std::size_t>(n_pes), PeerView{});
   peer_heaps.resize(static_cast<std::size_t>(n_pes));
   peer_data.resize(static_cast<std::size_t>(n_pes));
@@ -216,8 +219,11 @@ Failure Runtime::exchange_and_connect() {
     SegmentInfo theirs;
     std::memcpy(&theirs, seg_bytes.data(), sizeof theirs);
     device_atomics_in_job = device_atomics_in_job || theirs.device_atomics == 1;
-    if (mine.machine != 0 && theirs.machine == mine.machine && !b.on_this_node(pe))
-      ++pes_on_machine;
+    const bool on_node = b.on_this_node(pe);
+    if (on_node || (mine.machine != 0 && theirs.machine == mine.machine)) {
+      if (!on_node) ++pes_on_machine;
+      machine_cpus.push_back(theirs.cpus);
+    }
     if (theirs.size[kHeapSegment] != heap_size)
       return Failure::because(Status::invalid_param,
                               "PE " + std::to_string(pe) + " has a symmetric heap of " +
@@ -254,6 +260,7 @@ Failure Runtime::exchange_and_connect() {
       }
     }
   }
+  cpu_share = boot::cpu_share(mine.cpus, machine_cpus);
   choose_amo_route(device_atomics_here, device_atomics_in_job);
   if (amo_routing.self_through_ucx) {  // a device executes AMOs on this PE's memory too
     peer_addresses[my_pe] = address;

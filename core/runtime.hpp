@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bootstrap/bootstrap.hpp"
+#include "bootstrap/machine.hpp"
 #include "config/config.hpp"
 #include "heap/data_segment.hpp"
 #include "heap/heap_allocator.hpp"
@@ -60,6 +61,8 @@ class Runtime {
   // PEs of the job that share this machine's CPUs (boot/machine.hpp): the node's, and those of
   // other nodes on the same kernel (namespaces or containers of one machine).
   int pes_on_machine = 1;
+  // The PEs of this machine that may run on this PE's CPUs, and those CPUs (boot/machine.hpp).
+  boot::CpuShare cpu_share;
   int thread_level = 0;
 
   // Hot-path copies of the local segments' bounds. The heap segment ends with the library's

@@ -13,17 +13,6 @@ namespace shoal {
 
 namespace {
 
-// The CPUs the PEs of this machine take turns on, as far as this PE can tell.
-int machine_cpus() noexcept {
-  cpu_set_t allowed;
-  int cpus = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
-  // A launcher that gives each PE a core of its own (oshrun does when the PEs fit, mpirun with
-  // --bind-to core) leaves one CPU in this PE's mask: the machine's PEs then share the CPUs
-  // online.
-  if (cpus == 1) cpus = static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
-  return cpus;
-}
-
 // A fact about the job that holds once the library knows it: `learn` returns it (0 or 1), or -1
 // while it cannot tell yet; the answer is kept. Any thread may ask; two that learn at once
 // store the same answer.
@@ -42,16 +31,21 @@ bool learned_once(std::atomic<int> &known, Learn &&learn) noexcept {
 bool oversubscribed() noexcept {
   static std::atomic<int> known{-1};
   return learned_once(known, [] {
-    // Known once every PE has published its machine (Runtime::exchange_and_connect).
-    return g_runtime ? int{g_runtime->pes_on_machine > machine_cpus()} : -1;
+    // Known once every PE has published its CPUs (Runtime::exchange_and_connect).
+    if (!g_runtime || !g_runtime->cpu_share.known()) return -1;
+    return int{g_runtime->cpu_share.crowded()};
   });
 }
 
 std::string waiting_summary() {
-  if (!g_runtime) return "not started";
-  const int pes = g_runtime->pes_on_machine;
-  return std::to_string(pes) + (pes == 1 ? " PE" : " PEs") + " of the job on this machine, " +
-         std::to_string(machine_cpus()) + " CPUs: " +
+  if (!g_runtime || !g_runtime->cpu_share.known()) return "not started";
+  const auto count = [](int n, const char *what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  };
+  const boot::CpuShare &share = g_runtime->cpu_share;
+  return count(g_runtime->pes_on_machine, "PE") + " of the job on this machine; " +
+         std::to_string(share.pes) + " of them (this one included) may run on this PE's CPUs, " +
+         count(share.cpus, "CPU") + " between them: " +
          (oversubscribed() ? "more PEs than CPUs, waits yield from the start"
                            : "waits spin, then yield");
 }
@@ -69,7 +63,8 @@ bool spans_nodes() noexcept {
 bool machine_crowded() noexcept {
   static std::atomic<int> known{-1};
   return learned_once(known, [] {
-    return g_runtime ? int{g_runtime->pes_on_machine > sysconf(_SC_NPROCESSORS_ONLN)} : -1;
+    if (!g_runtime || !g_runtime->cpu_share.known()) return -1;  // not exchanged yet
+    return int{g_runtime->pes_on_machine > sysconf(_SC_NPROCESSORS_ONLN)};
   });
 }
 

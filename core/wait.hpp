@@ -11,10 +11,10 @@
 // that a task which computes kept for its time slice makes the thread's waits skip the yields
 // for a while, and nap after a few hundred rounds (lost_yields.hpp).
 //
-// When the machine runs more PEs than this PE has CPUs (counting the PEs of other nodes on the
-// same kernel: boot/machine.hpp), the PE we wait for is likely waiting for this very core: then
-// the wait skips the spinning, yields from the start, and naps only after a long wait
-// (yield_stage.hpp).
+// When more PEs may run on this PE's CPUs than those PEs have CPUs between them (counting the
+// PEs of other nodes on the same kernel, and only those whose CPUs overlap this PE's:
+// boot/machine.hpp), the PE we wait for is likely waiting for this very core: then the wait
+// skips the spinning, yields from the start, and naps only after a long wait (yield_stage.hpp).
 #pragma once
 
 #include <sched.h>
@@ -40,12 +40,12 @@ inline void cpu_relax() noexcept {
 #endif
 }
 
-// Whether this machine runs more PEs than the CPUs this PE may run on (false until the library
-// has started and knows the PEs of the machine).
+// Whether more of the machine's PEs may run on this PE's CPUs than they have CPUs between them
+// (boot::CpuShare; false until the PEs have exchanged their CPUs).
 bool oversubscribed() noexcept;
 
-// How this PE waits, in words for SMA_INFO: the PEs and CPUs of the machine, and whether that
-// is more PEs than CPUs.
+// How this PE waits, in words for SMA_INFO: the PEs of the machine, those that may run on this
+// PE's CPUs and the CPUs they have, and whether that is more PEs than CPUs.
 std::string waiting_summary();
 
 // Whether the job has PEs on other nodes (false until the bootstrap knows).

@@ -36,6 +36,16 @@ MARK=mark-$$-$RANDOM
 JOB_SHM=()   # /dev/shm objects the job's PEs mapped (note_job_memory)
 JOB_SYSV=()  # System V segment ids they attached
 
+# Sets CPUS to the CPUs this shell (and so oshrun) may use, from a list such as "0-3,6".
+read_allowed_cpus() {
+  local ranges r c
+  CPUS=()
+  IFS=, read -r -a ranges <<<"$(grep Cpus_allowed_list /proc/self/status | cut -f2)"
+  for r in "${ranges[@]}"; do
+    for (( c = ${r%-*}; c <= ${r#*-}; c++ )); do CPUS+=("$c"); done
+  done
+}
+
 fail() {
   echo "FAIL: $*" >&2
   echo "--- stdout of oshrun:" >&2

@@ -248,11 +248,8 @@ cli)  # --help, --version, shmemrun, bad usage, ignored Open MPI options, "--".
   ;;
 
 binding)  # auto binds PE k to the k-th free CPU while the PEs fit, else none; core always.
-  cpus=()  # the CPUs this shell (and so oshrun) may use, from a list such as "0-3,6"
-  IFS=, read -r -a ranges <<<"$(grep Cpus_allowed_list /proc/self/status | cut -f2)"
-  for r in "${ranges[@]}"; do
-    for (( c = ${r%-*}; c <= ${r#*-}; c++ )); do cpus+=("$c"); done
-  done
+  read_allowed_cpus
+  cpus=("${CPUS[@]}")
   all=$(grep Cpus_allowed_list /proc/self/status | cut -f2)
   show='echo "pe $PMIX_RANK cpus $(grep Cpus_allowed_list /proc/self/status | cut -f2)"'
   fit=${#cpus[@]}

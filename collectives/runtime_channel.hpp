@@ -18,7 +18,7 @@ class RuntimeChannel final : public Channel {
 
   std::byte *mapped(const void *symmetric, int peer) const noexcept override;
   int memory_group(int peer) const noexcept override;
-  // More of the job's PEs on this machine than CPUs online (shoal::machine_crowded).
+  // More of the job's PEs on this machine than CPUs they may run on (shoal::machine_crowded).
   bool crowded() const noexcept override;
   void put(void *dest, const void *source, std::size_t bytes, int peer) noexcept override;
   void put_strided(void *dest, const void *source, std::ptrdiff_t dest_stride,

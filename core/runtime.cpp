@@ -193,7 +193,7 @@ Failure Runtime::exchange_and_connect() {
   bool device_atomics_in_job = device_atomics_here;
   // The node's PEs share this machine even when its kernel cannot be told apart.
   pes_on_machine = static_cast<int>(b.local_peers().size());
-  std::vector<boot::CpuMask> machine_cpus;  // of the other PEs of this machine
+  std::vector<boot::CpuMask> machine_masks;  // of the other PEs of this machine
   peers.assign(static_cast<std::size_t>(n_pes), PeerView{});
   peer_heaps.resize(static_cast<std::size_t>(n_pes));
   peer_data.resize(static_cast<std::size_t>(n_pes));
@@ -222,7 +222,7 @@ Failure Runtime::exchange_and_connect() {
     const bool on_node = b.on_this_node(pe);
     if (on_node || (mine.machine != 0 && theirs.machine == mine.machine)) {
       if (!on_node) ++pes_on_machine;
-      machine_cpus.push_back(theirs.cpus);
+      machine_masks.push_back(theirs.cpus);
     }
     if (theirs.size[kHeapSegment] != heap_size)
       return Failure::because(Status::invalid_param,
@@ -260,7 +260,8 @@ Failure Runtime::exchange_and_connect() {
       }
     }
   }
-  cpu_share = boot::cpu_share(mine.cpus, machine_cpus);
+  machine_cpus = boot::cpus_between(mine.cpus, machine_masks);
+  cpu_share = boot::cpu_share(mine.cpus, machine_masks);
   choose_amo_route(device_atomics_here, device_atomics_in_job);
   if (amo_routing.self_through_ucx) {  // a device executes AMOs on this PE's memory too
     peer_addresses[my_pe] = address;

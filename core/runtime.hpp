@@ -61,6 +61,9 @@ class Runtime {
   // PEs of the job that share this machine's CPUs (boot/machine.hpp): the node's, and those of
   // other nodes on the same kernel (namespaces or containers of one machine).
   int pes_on_machine = 1;
+  // The CPUs those PEs may run on between them (their affinities: a launcher's allocation, such
+  // as a Slurm job's cgroup, can be fewer than the machine has online).
+  int machine_cpus = 0;
   // The PEs of this machine that may run on this PE's CPUs, and those CPUs (boot/machine.hpp).
   boot::CpuShare cpu_share;
   int thread_level = 0;

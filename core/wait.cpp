@@ -2,7 +2,6 @@
 
 #include <poll.h>
 #include <sched.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <string>
@@ -43,9 +42,10 @@ std::string waiting_summary() {
     return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
   };
   const boot::CpuShare &share = g_runtime->cpu_share;
-  return count(g_runtime->pes_on_machine, "PE") + " of the job on this machine; " +
-         std::to_string(share.pes) + " of them (this one included) may run on this PE's CPUs, " +
-         count(share.cpus, "CPU") + " between them: " +
+  return count(g_runtime->pes_on_machine, "PE") + " of the job on this machine, on " +
+         count(g_runtime->machine_cpus, "CPU") + "; " + std::to_string(share.pes) +
+         " of them (this one included) may run on this PE's CPUs, " + count(share.cpus, "CPU") +
+         " between them: " +
          (oversubscribed() ? "more PEs than CPUs, waits yield from the start"
                            : "waits spin, then yield");
 }
@@ -64,7 +64,7 @@ bool machine_crowded() noexcept {
   static std::atomic<int> known{-1};
   return learned_once(known, [] {
     if (!g_runtime || !g_runtime->cpu_share.known()) return -1;  // not exchanged yet
-    return int{g_runtime->pes_on_machine > sysconf(_SC_NPROCESSORS_ONLN)};
+    return int{g_runtime->pes_on_machine > g_runtime->machine_cpus};
   });
 }
 

@@ -51,9 +51,10 @@ std::string waiting_summary();
 // Whether the job has PEs on other nodes (false until the bootstrap knows).
 bool spans_nodes() noexcept;
 
-// Whether this machine runs more of the job's PEs than it has CPUs online. Unlike
-// oversubscribed(), which counts the CPUs this PE may run on, every PE of the machine gets the
-// same answer, so the collectives may choose an algorithm by it (barrier/node_leaders).
+// Whether this machine runs more of the job's PEs than the CPUs they may run on between them.
+// Unlike oversubscribed(), which counts the PEs that may run on this PE's CPUs, every PE of the
+// machine gets the same answer, so the collectives may choose an algorithm by it
+// (barrier/node_leaders).
 bool machine_crowded() noexcept;
 
 class Backoff {

@@ -12,7 +12,9 @@
 // one PE, where dissemination chains ceil(log2 n) waits, any of which may find its peer off the
 // CPU: 8 PEs on 2 CPUs took 8.6 us a barrier against 11.9, 4 PEs the same; and a broadcast from
 // PE 0 right after it found its readers waiting: 0.16 us against 1.4-2.4 (4 PEs, 2 CPUs). With
-// a CPU per PE, dissemination stays: 2 PEs took 0.10 us against 0.13 gathered.
+// a CPU per PE, dissemination stays: 2 PEs took 0.10 us against 0.13 gathered. So does a team
+// of 2 on a crowded machine: dissemination's one exchange also waits for one PE, where a
+// gather makes PE 1 wait for a round trip (2 PEs on one CPU: 1.5 us against 3.0).
 //
 // Each ordered pair is used once per call (member to leader, leader to member, and the
 // leaders' distinct distances), so the channel's counters keep back-to-back barriers apart.
@@ -25,11 +27,11 @@ namespace shoal::coll {
 namespace {
 
 // Serves teams of up to kLeadersMaxPes PEs: of more than one group, with some group of several
-// PEs; or of one group, on a crowded machine.
+// PEs; or of one group of more than 2 PEs, on a crowded machine.
 bool applies(const Channel &ch, const Args &) {
   if (ch.size() > kLeadersMaxPes) return false;
   const Leaders leaders(ch);
-  if (leaders.count == 1) return ch.size() > 1 && ch.crowded();
+  if (leaders.count == 1) return ch.size() > 2 && ch.crowded();
   return leaders.count < ch.size();
 }
 

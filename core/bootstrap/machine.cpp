@@ -60,6 +60,12 @@ CpuMask &CpuMask::operator|=(const CpuMask &other) noexcept {
   return *this;
 }
 
+int cpus_between(const CpuMask &mine, const std::vector<CpuMask> &others) noexcept {
+  CpuMask cpus = mine;
+  for (const CpuMask &theirs : others) cpus |= theirs;
+  return cpus.count();
+}
+
 CpuShare cpu_share(const CpuMask &mine, const std::vector<CpuMask> &others) noexcept {
   CpuMask cpus = mine;
   int pes = 1;

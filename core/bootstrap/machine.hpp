@@ -40,6 +40,10 @@ struct CpuShare {
   bool crowded() const noexcept { return pes > cpus; }
 };
 
+// The CPUs that a PE on `mine` and the other PEs of its machine, on `others`, may run on between
+// them: the same for every PE of the machine.
+int cpus_between(const CpuMask &mine, const std::vector<CpuMask> &others) noexcept;
+
 // The share of a PE that may run on `mine`, among the other PEs of its machine that may run on
 // `others`: the PEs whose CPUs overlap mine (this PE included) and the union of their CPUs.
 CpuShare cpu_share(const CpuMask &mine, const std::vector<CpuMask> &others) noexcept;

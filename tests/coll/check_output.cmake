@@ -1,8 +1,10 @@
 # Runs a job through the launcher and checks its exit status and output:
 #
-#   cmake -DLAUNCHER=<oshrun> [-DLAUNCHER_ARGS=a|b] -DNP=<n> -DPROGRAM=<exe> [-DARGS=a|b]
-#         [-DEXPECT_FAILURE=1] -DEXPECT=<regex>@@<regex>... [-DLIMIT=<seconds>]
+#   cmake [-DWRAP=a|b] -DLAUNCHER=<oshrun> [-DLAUNCHER_ARGS=a|b] -DNP=<n> -DPROGRAM=<exe>
+#         [-DARGS=a|b] [-DEXPECT_FAILURE=1] -DEXPECT=<regex>@@<regex>... [-DLIMIT=<seconds>]
 #         -P check_output.cmake
+#
+# WRAP: a command that starts the launcher (taskset -c 0: the job on one CPU).
 #
 # Passes when the job ends by itself within LIMIT seconds (default 30), its status is zero
 # (non-zero with EXPECT_FAILURE), and its output (stdout and stderr together) matches every
@@ -26,12 +28,15 @@ endif()
 if(DEFINED LAUNCHER_ARGS)
   string(REPLACE "|" ";" LAUNCHER_ARGS "${LAUNCHER_ARGS}")
 endif()
+if(DEFINED WRAP)
+  string(REPLACE "|" ";" WRAP "${WRAP}")
+endif()
 if(DEFINED ARGS)
   string(REPLACE "|" ";" ARGS "${ARGS}")
 endif()
 
 execute_process(
-  COMMAND "${LAUNCHER}" ${LAUNCHER_ARGS} -np ${NP} "${PROGRAM}" ${ARGS}
+  COMMAND ${WRAP} "${LAUNCHER}" ${LAUNCHER_ARGS} -np ${NP} "${PROGRAM}" ${ARGS}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
   TIMEOUT ${LIMIT})
 set(all "${out}${err}")

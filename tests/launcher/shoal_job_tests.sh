@@ -119,23 +119,23 @@ cpu_share)  # How PEs wait follows which PEs may run on their CPUs, not only how
   # machine (core/bootstrap/machine.hpp): PE 0 reports its share on SMA_INFO's waiting line.
   read_allowed_cpus
   (( ${#CPUS[@]} >= 2 )) || fail "needs 2 CPUs, this shell may use ${#CPUS[@]}"
-  waiting() {  # PEs on the machine, PEs that may run on PE 0's CPUs, how PE 0 waits
-    echo "^Waiting in force: $1 PEs of the job on this machine; $2 of them \\(this one included\\)" \
-      "may run on this PE's CPUs, 1 CPU between them: $3\$"
+  waiting() {  # PEs on the machine, their CPUs, PEs that may run on PE 0's CPUs, how PE 0 waits
+    echo "^Waiting in force: $1 PEs of the job on this machine, on $2; $3 of them" \
+      "\\(this one included\\) may run on this PE's CPUs, 1 CPU between them: $4\$"
   }
   # Both PEs bound to one CPU: they take turns on it, on a machine of any size.
   run_oshrun -x SMA_INFO=1 --bind-to none -np 2 \
     sh -c 'exec taskset -c "$0" "$@"' "${CPUS[0]}" "$FAILING_PE" exchange 1 20 "$MARK"
   expect_rc 0
   expect_exchange_ok 2 1
-  expect_out "$(waiting 2 2 "more PEs than CPUs, waits yield from the start")"
+  expect_out "$(waiting 2 "1 CPU" 2 "more PEs than CPUs, waits yield from the start")"
   # PE 0 alone on a CPU, PEs 1 and 2 on another: more PEs than CPUs, but not on PE 0's.
   run_oshrun -x SMA_INFO=1 --bind-to none -np 3 \
     sh -c 'c=$0; [ "$PMIX_RANK" = 0 ] || c=$1; shift; exec taskset -c "$c" "$@"' \
     "${CPUS[0]}" "${CPUS[1]}" "$FAILING_PE" exchange 2 20 "$MARK"
   expect_rc 0
   expect_exchange_ok 3 2
-  expect_out "$(waiting 3 1 "waits spin, then yield")"
+  expect_out "$(waiting 3 "2 CPUs" 1 "waits spin, then yield")"
   ;;
 
 concurrent)  # Two jobs at once, released together, each with values of its own.

@@ -46,6 +46,13 @@ TEST(CpuMask, OfThisThreadIsItsAffinity) {
     EXPECT_EQ(mine.overlaps(cpus({cpu})), CPU_ISSET(cpu, &allowed) != 0) << "CPU " << cpu;
 }
 
+TEST(CpusBetween, TheUnionOfTheMachinesPes) {
+  EXPECT_EQ(cpus_between(cpus({3}), {}), 1);
+  // A job allowed 2 CPUs of a big machine, unbound within them: 2, not the machine's count.
+  EXPECT_EQ(cpus_between(range(4, 5), {range(4, 5), range(4, 5), range(4, 5)}), 2);
+  EXPECT_EQ(cpus_between(cpus({0}), {cpus({1}), cpus({0}), range(8, 11)}), 6);
+}
+
 TEST(CpuShare, AloneOnItsCpus) {
   const CpuShare share = cpu_share(range(0, 3), {});
   EXPECT_EQ(share.pes, 1);

@@ -262,6 +262,11 @@ Failure Runtime::exchange_and_connect() {
   }
   machine_cpus = boot::cpus_between(mine.cpus, machine_masks);
   cpu_share = boot::cpu_share(mine.cpus, machine_masks);
+  // SMA_INFO prints PE 0's share only; each PE's, for a job whose PEs are bound unevenly.
+  SMA_LOG_DEBUG("core",
+                "PEs of the job on this machine: {}, their CPUs: {}; this PE's CPUs: {}, PEs "
+                "that may run on them: {}, their CPUs: {}",
+                pes_on_machine, machine_cpus, mine.cpus.count(), cpu_share.pes, cpu_share.cpus);
   choose_amo_route(device_atomics_here, device_atomics_in_job);
   if (amo_routing.self_through_ucx) {  // a device executes AMOs on this PE's memory too
     peer_addresses[my_pe] = address;

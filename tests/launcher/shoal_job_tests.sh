@@ -129,13 +129,19 @@ cpu_share)  # How PEs wait follows which PEs may run on their CPUs, not only how
   expect_rc 0
   expect_exchange_ok 2 1
   expect_out "$(waiting 2 "1 CPU" 2 "more PEs than CPUs, waits yield from the start")"
-  # PE 0 alone on a CPU, PEs 1 and 2 on another: more PEs than CPUs, but not on PE 0's.
-  run_oshrun -x SMA_INFO=1 --bind-to none -np 3 \
+  # PE 0 alone on a CPU, PEs 1 and 2 on another: more PEs than CPUs, but not on PE 0's. Each
+  # PE's own counts are in its debug log.
+  run_oshrun -x SMA_INFO=1 -x SMA_LOG_LEVEL=debug --bind-to none -np 3 \
     sh -c 'c=$0; [ "$PMIX_RANK" = 0 ] || c=$1; shift; exec taskset -c "$c" "$@"' \
     "${CPUS[0]}" "${CPUS[1]}" "$FAILING_PE" exchange 2 20 "$MARK"
   expect_rc 0
   expect_exchange_ok 3 2
   expect_out "$(waiting 3 "2 CPUs" 1 "waits spin, then yield")"
+  counts="PEs of the job on this machine: 3, their CPUs: 2; this PE's CPUs: 1,"
+  for pe in 1 2; do
+    expect_err "pe $pe\\] debug: \\[core\\] $counts PEs that may run on them: 2, their CPUs: 1\$"
+  done
+  expect_err "pe 0\\] debug: \\[core\\] $counts PEs that may run on them: 1, their CPUs: 1\$"
   ;;
 
 concurrent)  # Two jobs at once, released together, each with values of its own.

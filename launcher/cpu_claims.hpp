@@ -16,10 +16,11 @@
 
 namespace shoal::launcher {
 
-// The CPU of each of `np` PEs (-1: unbound), given the CPUs oshrun may use (`allowed`, in order)
-// and those other live jobs bound PEs to (`taken`). With enough free CPUs PE k gets the k-th
-// free one. Otherwise `must_bind` (--bind-to core) binds round robin over the free CPUs, then
-// the taken ones; without it (auto) the PEs stay unbound, as where they outnumber the CPUs.
+// The CPU of each of `np` PEs (-1: unbound), given the CPUs oshrun may use (`allowed`, in the
+// order to hand them out: cpu_topology.hpp) and those other live jobs bound PEs to (`taken`).
+// With enough free CPUs PE k gets the k-th free one. Otherwise `must_bind` (--bind-to core) binds
+// round robin over the free CPUs, then the taken ones; without it (auto) the PEs stay unbound, as
+// where they outnumber the CPUs.
 std::vector<int> choose_cpus(const std::vector<int> &allowed, const std::set<int> &taken, int np,
                              bool must_bind);
 

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "cpu_claims.hpp"
+#include "cpu_topology.hpp"
 #include "diagnostics.hpp"
 #include "environment.hpp"
 #include "event_queue.hpp"
@@ -165,7 +166,8 @@ class Job {
     std::vector<int> cpus;
     for (int c = 0; c < CPU_SETSIZE; ++c)
       if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
-    return cpu_claim_.claim(cpus, np, config_.options.bind_to == Binding::core);
+    // PE k on the k-th core while there are cores (cpu_topology.hpp).
+    return cpu_claim_.claim(cores_first(cpus), np, config_.options.bind_to == Binding::core);
   }
 
   bool spawn_pe(int rank, char *const *argv, int stdin_fd, std::string &error) {

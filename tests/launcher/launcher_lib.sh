@@ -36,14 +36,31 @@ MARK=mark-$$-$RANDOM
 JOB_SHM=()   # /dev/shm objects the job's PEs mapped (note_job_memory)
 JOB_SYSV=()  # System V segment ids they attached
 
-# Sets CPUS to the CPUs this shell (and so oshrun) may use, from a list such as "0-3,6".
-read_allowed_cpus() {
+# Sets LISTED to the CPUs of a list such as "0-3,6" (the kernel's format).
+expand_cpu_list() {
   local ranges r c
-  CPUS=()
-  IFS=, read -r -a ranges <<<"$(grep Cpus_allowed_list /proc/self/status | cut -f2)"
+  LISTED=()
+  IFS=, read -r -a ranges <<<"$1"
   for r in "${ranges[@]}"; do
-    for (( c = ${r%-*}; c <= ${r#*-}; c++ )); do CPUS+=("$c"); done
+    for (( c = ${r%-*}; c <= ${r#*-}; c++ )); do LISTED+=("$c"); done
   done
+}
+
+# Sets CPUS to the CPUs this shell (and so oshrun) may use, in the order oshrun binds PEs to
+# them (launcher/cpu_topology.hpp): the first hardware thread of every core, then the second
+# ones. Without SMT, in numeric order.
+read_allowed_cpus() {
+  local cpu thread
+  expand_cpu_list "$(grep Cpus_allowed_list /proc/self/status | cut -f2)"
+  mapfile -t CPUS < <(for cpu in "${LISTED[@]}"; do
+    expand_cpu_list "$(cat "/sys/devices/system/cpu/cpu$cpu/topology/thread_siblings_list" \
+                       2>/dev/null || echo "$cpu")"
+    for (( thread = 0; thread < ${#LISTED[@]}; thread++ )); do
+      [ "${LISTED[thread]}" = "$cpu" ] && break
+    done
+    (( thread < ${#LISTED[@]} )) || thread=0
+    echo "$thread $cpu"
+  done | sort -s -n -k1,1 | cut -d' ' -f2)
 }
 
 fail() {

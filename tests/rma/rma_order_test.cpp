@@ -403,6 +403,36 @@ TEST(Quiet, CompletesAnUnquietedPingPong) {
 }
 
 // Blocking put: the source buffer may be reused as soon as the call returns.
+// Every PE gets from its right neighbour and adds to its counter with blocking calls, all at
+// once: each request reaches a PE that is itself waiting for a reply, so a PE serves other
+// PEs' operations on it while it waits for its own (core/wait.hpp, wait_for_replies). Across
+// hosts, one PE per host, this is the schedule of a machine with a CPU for each PE.
+TEST(Get, EveryPeFromItsNeighbourAtOnce) {
+  constexpr int kRounds = 2000;
+  constexpr std::size_t kWords = 4;
+  SymArray<long> words(kWords);
+  SymArray<long> counter(1);
+  SHOAL_ASSERT_ALL_PES(words && counter);
+  for (std::size_t i = 0; i < kWords; ++i) words[i] = 1000 * me() + static_cast<long>(i);
+  counter[0] = 0;
+  shmem_barrier_all();
+  int bad = 0;
+  for (int r = 0; r < kRounds; ++r) {
+    long got[kWords] = {};
+    shmem_getmem(got, words.get(), sizeof got, right());
+    const long before = shmem_long_atomic_fetch_add(counter.get(), 1, right());
+    for (std::size_t i = 0; i < kWords; ++i)
+      if (got[i] != 1000 * right() + static_cast<long>(i) && bad++ < 5)
+        ADD_FAILURE() << "round " << r << ": word " << i << " of PE " << right() << " read "
+                      << got[i];
+    if (before != r && bad++ < 5)
+      ADD_FAILURE() << "round " << r << ": fetch-add on PE " << right() << " returned " << before;
+  }
+  shmem_barrier_all();
+  EXPECT_EQ(counter[0], kRounds);  // from the left neighbour (this PE itself when alone)
+  EXPECT_EQ(bad, 0);
+}
+
 TEST(Put, SourceReusableOnReturn) {
   const std::size_t len = 1 << 20;
   SymArray<unsigned char> dst(len);

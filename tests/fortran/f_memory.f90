@@ -18,7 +18,10 @@ program f_memory
   character(len=SHMEM_MAX_NAME_LEN) :: name
   character(len=4) :: short
   character(len=8) :: shm_setting
-  save stat_var
+  character(len=64) :: my_host, right_host
+  logical :: mapped
+  integer :: hostnm
+  save stat_var, my_host
 
   call shmem_init()
   me = shmem_my_pe()
@@ -86,15 +89,22 @@ program f_memory
   call shpdeallc(parr, err, 0)
   if (err /= 0) call fail('shpdeallc of the moved block', err)
 
-  ! ---- SHMEM_PTR: a Cray pointer onto the right neighbour's SAVE array (all PEs of one node) -
+  ! ---- SHMEM_PTR: a Cray pointer onto the right neighbour's SAVE array where it shares this
+  ! PE's host, 0 where it runs on another host (tests/multihost runs this program across hosts,
+  ! each host with a name of its own). SMA_SHARED_MEMORY=0 sends on-node traffic through UCX:
+  ! no PE is mapped, SHMEM_PTR gives 0 for every PE but this one.
   stat_var = me
+  my_host = ' '
+  if (hostnm(my_host) /= 0) call fail('hostnm', 0)
   call shmem_barrier_all()
-  ! SMA_SHARED_MEMORY=0 sends on-node traffic through UCX: no PE is mapped, SHMEM_PTR gives 0
-  ! for every PE but this one.
+  call shmem_character_get(right_host, my_host, len(my_host), right)
   call get_environment_variable('SMA_SHARED_MEMORY', shm_setting)
+  mapped = right == me .or. (shm_setting /= '0' .and. right_host == my_host)
   premote = shmem_ptr(stat_var, right)
   if (premote == 0) then
-    if (shm_setting /= '0' .or. right == me) call fail('shmem_ptr gave 0 on one node', right)
+    if (mapped) call fail('shmem_ptr gave 0 for a PE of this host', right)
+  else if (.not. mapped) then
+    call fail('shmem_ptr gave an address on another host', right)
   else
     if (remote(1) /= right .or. remote(4) /= right) call fail('shmem_ptr load', remote(1))
   end if

@@ -26,22 +26,28 @@ TEST(TeamPtr, WorldMatchesShmemPtr) {
 }
 
 TEST(TeamPtr, SharedTeamReachesEveryMember) {
-  // oshrun starts every PE on this node, so the shared team is the whole job here.
+  // Under oshrun the shared team is the whole job; across hosts (tests/multihost) the PEs of
+  // this host, numbered within the team.
   long *heap = static_cast<long *>(shmem_malloc(sizeof(long)));
   *heap = 7 * shmem_my_pe();
   shmem_barrier_all();
-  void *self = shmem_team_ptr(SHMEM_TEAM_SHARED, heap, shmem_my_pe());
+  void *self = shmem_team_ptr(SHMEM_TEAM_SHARED, heap, shmem_team_my_pe(SHMEM_TEAM_SHARED));
   EXPECT_EQ(self, heap);
-  for (int pe = 0; pe < shmem_n_pes(); ++pe) {
+  const int members = shmem_team_n_pes(SHMEM_TEAM_SHARED);
+  ASSERT_GE(members, 1);
+  for (int pe = 0; pe < members; ++pe) {
+    const int world_pe = shmem_team_translate_pe(SHMEM_TEAM_SHARED, pe, SHMEM_TEAM_WORLD);
+    ASSERT_GE(world_pe, 0) << "shared team PE " << pe;
     long *p = static_cast<long *>(shmem_team_ptr(SHMEM_TEAM_SHARED, heap, pe));
     if (getenv("SMA_SHARED_MEMORY") && std::string(getenv("SMA_SHARED_MEMORY")) == "0" &&
-        pe != shmem_my_pe()) {
+        world_pe != shmem_my_pe()) {
       EXPECT_EQ(p, nullptr) << "without shared memory only this PE is mapped";
     } else {
-      ASSERT_NE(p, nullptr) << "pe " << pe;
-      EXPECT_EQ(*p, 7 * pe);
+      ASSERT_NE(p, nullptr) << "shared team PE " << pe << " (world PE " << world_pe << ")";
+      EXPECT_EQ(*p, 7 * world_pe);
     }
   }
+  EXPECT_EQ(shmem_team_ptr(SHMEM_TEAM_SHARED, heap, members), nullptr);
   shmem_barrier_all();
   shmem_free(heap);
 }

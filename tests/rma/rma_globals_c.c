@@ -1,5 +1,6 @@
 /* Globals of a C program reached on the node: shmem_ptr to every PE's .data and .bss
- * variables (non-NULL unless SMA_SHARED_MEMORY=0), stores through it, and concurrent
+ * variables (non-NULL for the PEs of this node, SHMEM_TEAM_SHARED, unless SMA_SHARED_MEMORY=0;
+ * NULL for those of other hosts), stores through it, and concurrent
  * fetch-adds, puts and gets from every PE with exact results. Built as a non-PIE executable
  * too (rma_globals_c_nopie).
  * Prints "rma_globals_c: PE k OK" per PE; exits 1 on any failure. */
@@ -29,17 +30,25 @@ long counter_bss;
 static long counter_data = 42;
 static int slots[kSlots] = {3};
 
+/* Whether world PE pe runs on this PE's node (tests/multihost runs this program across hosts). */
+static int on_this_node(int pe) {
+  return shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED) >= 0;
+}
+
 int main(void) {
   shmem_init();
   const int me = shmem_my_pe(), n = shmem_n_pes();
   const char *env = getenv("SMA_SHARED_MEMORY");
   const int shared = env == NULL || strcmp(env, "0") != 0;
+  const int left = (me + n - 1) % n;
 
   CHECK(slots[0] == 3 && counter_data == 42, "initial values lost: %d %ld", slots[0], counter_data);
   for (int pe = 0; pe < n; ++pe) {
     void *p = shmem_ptr(&counter_data, pe);
     if (pe == me)
       CHECK(p == (void *)&counter_data, "shmem_ptr to self %p", p);
+    else if (!on_this_node(pe))
+      CHECK(p == NULL, "shmem_ptr to a global of PE %d on another host is %p", pe, p);
     else if (shared)
       CHECK(p != NULL, "shmem_ptr to a global of on-node PE %d is NULL", pe);
     else
@@ -70,8 +79,8 @@ int main(void) {
   CHECK(counter_data == 42 + 3L * n * kRounds, "counter_data %ld", counter_data);
   for (int i = 0; i < n && i < kSlots - 1; ++i)
     CHECK(slots[i] == 1000 * i + me, "slots[%d] = %d", i, slots[i]);
-  if (shared && n > 1)
-    CHECK(slots[kSlots - 1] == 77 + (me + n - 1) % n, "store via shmem_ptr: %d", slots[kSlots - 1]);
+  if (shared && n > 1 && on_this_node(left))
+    CHECK(slots[kSlots - 1] == 77 + left, "store via shmem_ptr: %d", slots[kSlots - 1]);
 
   shmem_barrier_all();
   if (failures == 0) printf("rma_globals_c: PE %d OK\n", me);

@@ -197,10 +197,16 @@ TEST(RmaStaticMem, ExecutableKind) {
 
 // ---- globals mapped on the node ------------------------------------------------------------
 // Every PE's data segment (after its RELRO pages) lives in shared memory that the node's other
-// PEs map, unless SMA_SHARED_MEMORY=0: oshrun starts every PE on this host, so each PE can
-// reach every other PE's globals with loads, stores and CPU atomics.
+// PEs map, unless SMA_SHARED_MEMORY=0: each PE can reach the globals of every other PE of its
+// node (SHMEM_TEAM_SHARED; under oshrun the whole job) with loads, stores and CPU atomics, and
+// those of other hosts (tests/multihost) only through the library's puts, gets and AMOs.
 
 namespace {
+
+// Whether world PE pe runs on this PE's node.
+bool on_this_node(int pe) {
+  return shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED) >= 0;
+}
 
 bool globals_shared() {
   const char* v = std::getenv("SMA_SHARED_MEMORY");
@@ -248,6 +254,8 @@ TEST(GlobalsOnNode, ShmemPtrToNeighbours) {
     long* p = static_cast<long*>(shmem_ptr(&g_counter_bss, pe));
     if (pe == me()) {
       EXPECT_EQ(p, &g_counter_bss);
+    } else if (!on_this_node(pe)) {
+      EXPECT_EQ(p, nullptr) << "shmem_ptr to a global of PE " << pe << " on another host";
     } else if (shared) {
       EXPECT_NE(p, nullptr) << "shmem_ptr to a global of on-node PE " << pe;
     } else {
@@ -264,7 +272,7 @@ TEST(GlobalsOnNode, ShmemPtrToNeighbours) {
     static_cast<Constructed*>(shmem_ptr(&g_constructed, right()))->values[15] += me();
   }
   shmem_barrier_all();
-  if (shared && npes() > 1) {
+  if (shared && npes() > 1 && on_this_node(left())) {
     EXPECT_EQ(g_counter_bss, 7000 + left());
     EXPECT_EQ(g_word_data[63], 8000 + left());
     EXPECT_EQ(g_constructed.values[15], 115 + left());
@@ -279,12 +287,13 @@ TEST(GlobalsOnNode, ContentsAndProtectionKept) {
   EXPECT_EQ(g_word_data[0], 5);
   for (int i = 0; i < 15; ++i) EXPECT_EQ(g_constructed.values[i], 100 + i);
   EXPECT_STREQ(g_relro_names[1], "beta");
-  // The RELRO data is still read-only and private; the globals are shared (on a node, with more
-  // than one PE) and still readable and writable.
+  // The RELRO data is still read-only and private; the globals are shared (where this PE's node
+  // runs more than one PE of the job) and still readable and writable.
   const std::string relro = perms_of(&g_relro_names[0]);
   EXPECT_EQ(relro.find('w'), std::string::npos) << "RELRO page is " << relro;
   const std::string data = perms_of(&g_counter_data), bss = perms_of(&g_counter_bss);
-  const char* expect = globals_shared() && npes() > 1 ? "rw-s" : "rw-p";
+  const char* expect =
+      globals_shared() && shmem_team_n_pes(SHMEM_TEAM_SHARED) > 1 ? "rw-s" : "rw-p";
   EXPECT_EQ(data, expect) << ".data page";
   EXPECT_EQ(bss, expect) << ".bss page";
   shmem_barrier_all();

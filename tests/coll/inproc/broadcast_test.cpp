@@ -15,6 +15,16 @@ struct Size {
 constexpr Size kSizes[] = {{0, 4},  {1, 1},  {1, 4},   {13, 4},    {15, 4},   {57, 1},
                            {33, 4}, {3, 24}, {300, 4}, {16384, 4}, {17000, 4}};
 
+// Messages up to kEveryRootBytes go out from every root. Larger ones take the same tree and
+// piece arithmetic as the smaller sizes from each root (their offsets only scale), so they go
+// out from the first, second, middle and last PE. The sweep over every size took 11.3 s with
+// every root for them and takes 4.7 s so (three times as long under AddressSanitizer).
+constexpr std::size_t kEveryRootBytes = 4096;
+bool root_for_size(int root, int pes, Size size) {
+  if (size.nelems * size.elem_size <= kEveryRootBytes) return true;
+  return root == 0 || root == 1 || root == pes / 2 || root == pes - 1;
+}
+
 class Broadcast : public testing::TestWithParam<Param> {};
 
 // One broadcast of `size` from `root` on PE me, the salt making this call's data its own, then
@@ -51,11 +61,13 @@ TEST_P(Broadcast, EveryRootEverySize) {
       run_every_pe(p.pes, p.mode, [&](Team &team, int me, ThreadsChannel &ch, PeLog &log) {
         int salt = 0;
         for (const Size &size : kSizes)
-          for (int root = 0; root < p.pes; ++root)
+          for (int root = 0; root < p.pes; ++root) {
+            if (!root_for_size(root, p.pes, size)) continue;
             broadcast_and_check(p, team, me, ch, log, size, root, ++salt,
                                 "root " + std::to_string(root) + ", " +
                                     std::to_string(size.nelems) + " x " +
                                     std::to_string(size.elem_size) + " B");
+          }
       });
   if (ran == 0) GTEST_SKIP() << "applies() accepted no case";
 }

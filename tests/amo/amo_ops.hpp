@@ -23,6 +23,7 @@
 #pragma once
 
 #include "mpp_test.hpp"
+#include "type_lists.hpp"
 #include "type_tables.def"
 
 #include <cstddef>
@@ -198,28 +199,21 @@ SMA_AMO_DEPRECATED_EXTENDED_ONLY_TYPES(SHOAL_AMO_DEP_EXTENDED_ONLY_OPS)
 #undef SHOAL_AMO_DEP_STANDARD_OPS
 #undef SHOAL_AMO_DEP_EXTENDED_ONLY_OPS
 
-// ---- gtest type lists ------------------------------------------------------------------------
-template <class Tuple>
-struct TypesFromTuple;
-template <class... A>
-struct TypesFromTuple<std::tuple<A...>> {
-  using type = ::testing::Types<A...>;
-};
-
+// ---- gtest type lists (the rows this build tests, type_lists.hpp) -------------------------
 #define SHOAL_AMO_OPS_ELEM(TN, T) std::tuple<Ops_##TN>{},
 #define SHOAL_AMO_BITOPS_ELEM(TN, T) std::tuple<BitOps_##TN>{},
 #define SHOAL_AMO_DEPOPS_ELEM(TN, T) std::tuple<DepOps_##TN>{},
-using StandardOps = TypesFromTuple<decltype(std::tuple_cat(
-    SMA_AMO_STANDARD_TYPES(SHOAL_AMO_OPS_ELEM) std::tuple<>{}))>::type;
-using ExtendedOps = TypesFromTuple<decltype(std::tuple_cat(SMA_AMO_STANDARD_TYPES(
-    SHOAL_AMO_OPS_ELEM) SMA_AMO_EXTENDED_ONLY_TYPES(SHOAL_AMO_OPS_ELEM) std::tuple<>{}))>::type;
-using BitwiseOps = TypesFromTuple<decltype(std::tuple_cat(
-    SMA_AMO_BITWISE_TYPES(SHOAL_AMO_BITOPS_ELEM) std::tuple<>{}))>::type;
-using DeprecatedStandardOps = TypesFromTuple<decltype(std::tuple_cat(
-    SMA_AMO_DEPRECATED_TYPES(SHOAL_AMO_DEPOPS_ELEM) std::tuple<>{}))>::type;
-using DeprecatedExtendedOps = TypesFromTuple<decltype(std::tuple_cat(
+using StandardOps = TestedTypes<decltype(std::tuple_cat(SMA_AMO_STANDARD_TYPES(SHOAL_AMO_OPS_ELEM)
+                                                            std::tuple<>{}))>;
+using ExtendedOps = TestedTypes<decltype(std::tuple_cat(SMA_AMO_STANDARD_TYPES(
+    SHOAL_AMO_OPS_ELEM) SMA_AMO_EXTENDED_ONLY_TYPES(SHOAL_AMO_OPS_ELEM) std::tuple<>{}))>;
+using BitwiseOps = TestedTypes<decltype(std::tuple_cat(SMA_AMO_BITWISE_TYPES(SHOAL_AMO_BITOPS_ELEM)
+                                                           std::tuple<>{}))>;
+using DeprecatedStandardOps = TestedTypes<decltype(std::tuple_cat(
+    SMA_AMO_DEPRECATED_TYPES(SHOAL_AMO_DEPOPS_ELEM) std::tuple<>{}))>;
+using DeprecatedExtendedOps = TestedTypes<decltype(std::tuple_cat(
     SMA_AMO_DEPRECATED_TYPES(SHOAL_AMO_DEPOPS_ELEM)
-        SMA_AMO_DEPRECATED_EXTENDED_ONLY_TYPES(SHOAL_AMO_DEPOPS_ELEM) std::tuple<>{}))>::type;
+        SMA_AMO_DEPRECATED_EXTENDED_ONLY_TYPES(SHOAL_AMO_DEPOPS_ELEM) std::tuple<>{}))>;
 #undef SHOAL_AMO_OPS_ELEM
 #undef SHOAL_AMO_BITOPS_ELEM
 #undef SHOAL_AMO_DEPOPS_ELEM

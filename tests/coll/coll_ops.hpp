@@ -9,13 +9,17 @@
 //                    (the arithmetic table is the comparison table plus the complex types)
 //   Cx_<TYPENAME>    SMA_REDUCE_ARITH_COMPLEX_TYPES: reduce(sum/prod, ...), inscan, exscan
 //
-// A test runs a template for every row with the table macro itself, e.g.
-//   #define RUN(TN, T) run<Rma_##TN>();
+// RmaRows, BitRows, CmpRows and CxRows list each table's adapters. A test runs a template for
+// every row this build tests (type_lists.hpp) with the table macro itself, e.g.
+//   #define RUN(TN, T) if constexpr (kTested<Rma_##TN, RmaRows>) run<Rma_##TN>();
 //   SMA_RMA_TYPES(RUN) run<Rma_mem>();
 #pragma once
 
 #include "coll_test_util.hpp"
+#include "type_lists.hpp"
 #include "type_tables.def"
+
+#include <tuple>
 
 namespace shoal::test::coll {
 
@@ -71,6 +75,9 @@ inline constexpr int kNoSuchRoutine = -12345;
   };
 SMA_RMA_TYPES(SHOAL_COLL_RMA_ADAPTER)
 #undef SHOAL_COLL_RMA_ADAPTER
+#define SHOAL_COLL_ROW(TN, T) std::tuple<Rma_##TN>{},
+using RmaRows = decltype(std::tuple_cat(SMA_RMA_TYPES(SHOAL_COLL_ROW) std::tuple<>{}));
+#undef SHOAL_COLL_ROW
 
 struct Rma_mem {
   using type = unsigned char;
@@ -112,6 +119,9 @@ struct Rma_mem {
   };
 SMA_REDUCE_BITWISE_TYPES(SHOAL_COLL_BIT_ADAPTER)
 #undef SHOAL_COLL_BIT_ADAPTER
+#define SHOAL_COLL_ROW(TN, T) std::tuple<Bit_##TN>{},
+using BitRows = decltype(std::tuple_cat(SMA_REDUCE_BITWISE_TYPES(SHOAL_COLL_ROW) std::tuple<>{}));
+#undef SHOAL_COLL_ROW
 
 #define SHOAL_COLL_SCAN_MEMBERS(TN)                                          \
   static int inscan(shmem_team_t t, type* d, const type* s, std::size_t n) { \
@@ -143,6 +153,9 @@ SMA_REDUCE_BITWISE_TYPES(SHOAL_COLL_BIT_ADAPTER)
   };
 SMA_REDUCE_COMPARE_TYPES(SHOAL_COLL_CMP_ADAPTER)
 #undef SHOAL_COLL_CMP_ADAPTER
+#define SHOAL_COLL_ROW(TN, T) std::tuple<Cmp_##TN>{},
+using CmpRows = decltype(std::tuple_cat(SMA_REDUCE_COMPARE_TYPES(SHOAL_COLL_ROW) std::tuple<>{}));
+#undef SHOAL_COLL_ROW
 
 #define SHOAL_COLL_CX_ADAPTER(TN, T)                                                  \
   struct Cx_##TN {                                                                    \
@@ -162,6 +175,10 @@ SMA_REDUCE_COMPARE_TYPES(SHOAL_COLL_CMP_ADAPTER)
   };
 SMA_REDUCE_ARITH_COMPLEX_TYPES(SHOAL_COLL_CX_ADAPTER)
 #undef SHOAL_COLL_CX_ADAPTER
+#define SHOAL_COLL_ROW(TN, T) std::tuple<Cx_##TN>{},
+using CxRows =
+    decltype(std::tuple_cat(SMA_REDUCE_ARITH_COMPLEX_TYPES(SHOAL_COLL_ROW) std::tuple<>{}));
+#undef SHOAL_COLL_ROW
 #undef SHOAL_COLL_SCAN_MEMBERS
 
 // ---- reduction inputs and the serial reference -----------------------------------------------

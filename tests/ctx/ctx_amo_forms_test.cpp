@@ -9,6 +9,7 @@
 // shmem_ctx_fence (the specification does not order them otherwise); nbi fetches land in a
 // poisoned buffer and are read only after shmem_ctx_quiet.
 #include "ctx_pool.hpp"
+#include "type_lists.hpp"
 #include "type_tables.def"
 
 #include <tuple>
@@ -112,22 +113,17 @@ SMA_AMO_BITWISE_TYPES(SHOAL_BIT_STRUCT)
 #undef SHOAL_EXT_STRUCT
 #undef SHOAL_BIT_STRUCT
 
-template <class Tuple>
-struct TypesOf;
-template <class... A>
-struct TypesOf<std::tuple<A...>> {
-  using type = ::testing::Types<A...>;
-};
+// The rows this build tests (type_lists.hpp).
 #define SHOAL_ELEM(PREFIX, TN) std::tuple<PREFIX##TN>{},
 #define SHOAL_STD_ELEM(TN, T) SHOAL_ELEM(StdAmo_, TN)
 #define SHOAL_EXT_ELEM(TN, T) SHOAL_ELEM(ExtAmo_, TN)
 #define SHOAL_BIT_ELEM(TN, T) SHOAL_ELEM(BitAmo_, TN)
 using StandardAmos =
-    TypesOf<decltype(std::tuple_cat(SMA_AMO_STANDARD_TYPES(SHOAL_STD_ELEM) std::tuple<>{}))>::type;
-using ExtendedAmos = TypesOf<decltype(std::tuple_cat(SMA_AMO_STANDARD_TYPES(
-    SHOAL_EXT_ELEM) SMA_AMO_EXTENDED_ONLY_TYPES(SHOAL_EXT_ELEM) std::tuple<>{}))>::type;
+    TestedTypes<decltype(std::tuple_cat(SMA_AMO_STANDARD_TYPES(SHOAL_STD_ELEM) std::tuple<>{}))>;
+using ExtendedAmos = TestedTypes<decltype(std::tuple_cat(SMA_AMO_STANDARD_TYPES(
+    SHOAL_EXT_ELEM) SMA_AMO_EXTENDED_ONLY_TYPES(SHOAL_EXT_ELEM) std::tuple<>{}))>;
 using BitwiseAmos =
-    TypesOf<decltype(std::tuple_cat(SMA_AMO_BITWISE_TYPES(SHOAL_BIT_ELEM) std::tuple<>{}))>::type;
+    TestedTypes<decltype(std::tuple_cat(SMA_AMO_BITWISE_TYPES(SHOAL_BIT_ELEM) std::tuple<>{}))>;
 
 struct AmoName {
   template <class A>

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "mpp_test.hpp"
+#include "type_lists.hpp"
 #include "type_tables.def"
 
 #include <cstddef>
@@ -297,23 +298,18 @@ struct Api {
   }
 };
 
-// ::testing::Types<...> from an X-macro list without a trailing comma problem.
-template <class Tuple>
-struct TypesFromTuple;
-template <class... A>
-struct TypesFromTuple<std::tuple<A...>> {
-  using type = ::testing::Types<A...>;
-};
-
+// The tables' rows as adapters (std::tuple), and the ::testing::Types of the rows this build
+// tests (type_lists.hpp).
 #define SHOAL_TYPED_OPS_TUPLE_ELEM(TN, T) std::tuple<Ops_##TN>{},
-using AllTypedOps = TypesFromTuple<decltype(std::tuple_cat(SMA_RMA_TYPES(SHOAL_TYPED_OPS_TUPLE_ELEM)
-                                                               std::tuple<>{}))>::type;
+using TypedRows =
+    decltype(std::tuple_cat(SMA_RMA_TYPES(SHOAL_TYPED_OPS_TUPLE_ELEM) std::tuple<>{}));
 #undef SHOAL_TYPED_OPS_TUPLE_ELEM
-
 #define SHOAL_SIZED_OPS_TUPLE_ELEM(BITS, BYTES) std::tuple<SizedOps##BITS>{},
-using AllSizedOps = TypesFromTuple<decltype(std::tuple_cat(SMA_RMA_SIZES(SHOAL_SIZED_OPS_TUPLE_ELEM)
-                                                               std::tuple<>{}))>::type;
+using SizedRows =
+    decltype(std::tuple_cat(SMA_RMA_SIZES(SHOAL_SIZED_OPS_TUPLE_ELEM) std::tuple<>{}));
 #undef SHOAL_SIZED_OPS_TUPLE_ELEM
+using AllTypedOps = TestedTypes<TypedRows>;
+using AllSizedOps = TestedTypes<SizedRows>;
 
 // Test names: RmaTyped/int.Put instead of RmaTyped/6.Put.
 struct OpsName {

@@ -30,10 +30,20 @@ std::vector<const Algorithm *> algorithms(Collective c) {
   return all;
 }
 
+std::vector<int> team_sizes() {
+  std::vector<int> sizes;
+  for (int pes = kMinPes; pes <= kMaxPes; ++pes)
+#ifdef SHOAL_TEST_SAMPLE
+    if (pes <= 9 || pes == 12 || pes == kMaxPes)
+#endif
+      sizes.push_back(pes);
+  return sizes;
+}
+
 std::vector<TeamParam> team_params() {
   std::vector<TeamParam> all;
   for (const Mode mode : {Mode::mapped, Mode::remote, Mode::nodes, Mode::nodes3})
-    for (int pes = kMinPes; pes <= kMaxPes; ++pes) all.push_back({pes, mode});
+    for (const int pes : team_sizes()) all.push_back({pes, mode});
   return all;
 }
 
@@ -46,7 +56,7 @@ std::vector<Param> params(Collective c) {
   for (const Algorithm *a : kAll)
     if (a->collective == c)
       for (const Mode mode : {Mode::mapped, Mode::remote, Mode::nodes, Mode::nodes3})
-        for (int pes = kMinPes; pes <= kMaxPes; ++pes) all.push_back({a, pes, mode});
+        for (const int pes : team_sizes()) all.push_back({a, pes, mode});
   return all;
 }
 

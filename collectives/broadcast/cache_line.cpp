@@ -46,9 +46,14 @@ namespace shoal::coll {
 namespace {
 
 constexpr int kMaxNetworkTeam = 8;
-// The largest broadcast that travels across nodes in the readers' stash buffers (the range its
-// auto rule was measured on; binomial and scatter_allgather take larger ones).
-constexpr std::size_t kMaxStashedBytes = std::size_t{64} << 10;
+// The largest broadcast that travels across nodes in the readers' stash buffers; binomial and
+// scatter_allgather take larger ones. Across 2 namespace hosts, medians of 3-4 interleaved runs,
+// us, this / binomial / OSHMEM: 2 PEs, 128 KiB 78 / 167 / 115, 512 KiB 257 / 317 / 315, 1 MiB
+// 527 / 474 / 423; 4 PEs (2 per host), 256 KiB 173 / 459 / 415, 1 MiB 938 / 950 / 1213.
+// (binomial waits for a credit, a round trip, before each step, and from 64 to 128 KiB its time
+// grew by twice this one's.) A reader's buffer per line grows to the longest message: up to
+// kBcastLines x 512 KiB per root it reads from, allocated only by broadcasts that large.
+constexpr std::size_t kMaxStashedBytes = std::size_t{512} << 10;
 static_assert(kMaxStashedBytes <= kStashMaxBytes);
 constexpr std::uint64_t kAckSlack = kBcastLines / 2;
 static_assert(kAckSlack >= 1 && kAckSlack <= kBcastLines);

@@ -78,8 +78,15 @@ ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_
     const std::uint32_t segment = h.dest_segment & ~kToStash;
     if (segment == h.dest_segment)
       dest = local_range(rt, segment, h.dest_offset, bytes);
-    else if (bytes <= kStashMaxBytes && local_range(rt, segment, h.dest_offset, 1) != nullptr)
+    else if (bytes <= kStashMaxBytes && local_range(rt, segment, h.dest_offset, 1) != nullptr) {
       dest = rt.stash.buffer_for(stash_key(segment, h.dest_offset), bytes);
+      // Dropping the message would leave its reader waiting for the word forever.
+      if (dest == nullptr)
+        fatal(
+            fmt::format("pe {}: out of memory for a receive buffer of {} bytes (a collective's "
+                        "message from another node)",
+                        rt.my_pe, bytes));
+    }
   }
   if (!whole || (bytes != 0 && dest == nullptr) || word == nullptr ||
       (with_rider && rider_word == nullptr)) {

@@ -134,6 +134,23 @@ TEST(CollBroadcast, BackToBack) {
   shmem_barrier_all();
 }
 
+// Sizes on both sides of the largest broadcast that cache_line sends across nodes in one message
+// per reader (512 KiB; binomial above), back to back with no barrier, the root moving: a reader's
+// receive buffer of a line grows from 64 KiB, and consecutive calls switch algorithms.
+TEST(CollBroadcast, AroundTheNetworkMessageLimit) {
+  const std::size_t sizes[] = {(512 << 10) - 1, (512 << 10) + 1, 70001, 512 << 10, 8,
+                               (512 << 10) + 1};
+  constexpr std::size_t kMax = (512 << 10) + 1;
+  SymBuffer dest(kMax + kGuardBytes), source(kMax + kGuardBytes);
+  ASSERT_TRUE(dest && source);
+  const TeamCase& world = teams().front();
+  unsigned salt = team_salt(900, world);
+  int k = 0;
+  for (std::size_t n : sizes)
+    broadcast_case<Rma_mem>(world, n, k++ % world.size, salt++, dest.get(), source.get());
+  shmem_barrier_all();
+}
+
 // Sizes on both sides of the on-node algorithms' limits (56 B in one cache line, a broadcast
 // entry of 2 KiB with 8 PEs, 4 KiB with 4, 8 KiB with 2, larger ones copied straight from the
 // root's source, 64 KiB+), back to back with no barrier, the root moving each time, on every

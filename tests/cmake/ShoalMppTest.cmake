@@ -148,12 +148,16 @@ function(shoal_add_mpp_test)
     target_compile_options(${A_NAME} PRIVATE ${SHOAL_TEST_COMPILE_OPTIONS})
   endif()
   # A gtest program of C++ sources only parses the common headers from the harness's
-  # precompiled header (tests/CMakeLists.txt); a C source has none to reuse, and an optimized
-  # program cannot use one built without optimization.
+  # precompiled header (tests/CMakeLists.txt), an optimized one from the same header built at
+  # its options; a C source has none to reuse.
   set(not_cxx ${A_SOURCES})
   list(FILTER not_cxx EXCLUDE REGEX "\\.cpp$")
-  if(NOT A_NO_HARNESS AND NOT A_OPTIMIZED AND NOT not_cxx AND TARGET shoal_mpp_main)
-    target_precompile_headers(${A_NAME} REUSE_FROM shoal_mpp_main)
+  if(NOT A_NO_HARNESS AND NOT not_cxx AND TARGET shoal_mpp_main)
+    if(A_OPTIMIZED)
+      target_precompile_headers(${A_NAME} REUSE_FROM shoal_mpp_pch_optimized)
+    else()
+      target_precompile_headers(${A_NAME} REUSE_FROM shoal_mpp_main)
+    endif()
   endif()
   if(A_DEFINES)
     target_compile_definitions(${A_NAME} PRIVATE ${A_DEFINES})

@@ -285,7 +285,13 @@ Status UcxWorker::reply(const ucp_am_recv_param_t *param, unsigned id, const voi
     if (header_bytes != 0) std::memcpy(copy, header, header_bytes);
     if (bytes != 0) std::memcpy(static_cast<std::byte *>(copy) + header_bytes, data, bytes);
     send.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
-    send.cb.send = [](void *, ucs_status_t, void *user_data) { std::free(user_data); };
+    // The callback releases the request too: ucp_request_free() on a request still in flight
+    // cancels its callback, which leaked the copy of every reply that did not leave at once (a
+    // get batch's answer of more than one TCP segment).
+    send.cb.send = [](void *request, ucs_status_t, void *user_data) {
+      std::free(user_data);
+      ucp_request_free(request);
+    };
     send.user_data = copy;
   }
   auto *at = static_cast<std::byte *>(copy);
@@ -294,7 +300,8 @@ Status UcxWorker::reply(const ucp_am_recv_param_t *param, unsigned id, const voi
                       at == nullptr ? nullptr : at + header_bytes, bytes, &send);
   if (request == nullptr || UCS_PTR_IS_ERR(request)) std::free(copy);  // no callback comes
   if (UCS_PTR_IS_ERR(request)) return from_ucs(UCS_PTR_STATUS(request), "ucp_am_send_nbx");
-  if (request != nullptr) ucp_request_free(request);  // released once sent
+  // Without a copy there is no callback: the request is released now, and completes in UCX.
+  if (request != nullptr && copy == nullptr) ucp_request_free(request);
   return Status::ok;
 }
 

@@ -27,31 +27,43 @@ inline std::byte *local_range(const Runtime &rt, std::uint32_t segment, std::uin
   return reinterpret_cast<std::byte *>(base + offset);
 }
 
-// The copy a PE's put makes into this PE's memory, like the ones UCX's own put handler makes.
-// This PE's program orders it against its own accesses across processes (the sender's step
-// follows what this PE did before it signalled), which ThreadSanitizer, seeing one process,
-// cannot observe; UCX's copies are not instrumented, and neither is this one. An atomic store
-// after it (a counter, a signal) stays checked.
+// What a handler does to this PE's symmetric memory on another PE's behalf (a put's copy, a
+// get's copy, a put-with-signal's signal or a non-fetching AMO's update) ThreadSanitizer does
+// not record, just as UCX's own handlers for the same operations are not instrumented. This
+// PE's program orders these accesses against its own across processes (the sender's step
+// follows what this PE did before its barrier or signal), which ThreadSanitizer, seeing one
+// process, cannot observe: `*sig = 0; shmem_barrier_all();` before a peer's put-with-signal,
+// or a flag polled through volatile (the old SHMEM idiom), would be reported as races with
+// the handler. An atomic update still orders: ThreadSanitizer skips only its recording as an
+// access. A handler's words of its own (a collective's counter) stay checked.
+class UnrecordedPeerAccess {
+ public:
+  UnrecordedPeerAccess() noexcept {
+#if defined(__SANITIZE_THREAD__)
+    AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+    AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+#endif
+  }
+  ~UnrecordedPeerAccess() {
+#if defined(__SANITIZE_THREAD__)
+    AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+    AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+#endif
+  }
+  UnrecordedPeerAccess(const UnrecordedPeerAccess &) = delete;
+  UnrecordedPeerAccess &operator=(const UnrecordedPeerAccess &) = delete;
+};
+
+// The copy a PE's put makes into this PE's memory.
 inline void copy_for_peer(void *dest, const void *data, std::size_t bytes) noexcept {
-#if defined(__SANITIZE_THREAD__)
-  AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
-#endif
+  const UnrecordedPeerAccess unrecorded;
   std::memcpy(dest, data, bytes);
-#if defined(__SANITIZE_THREAD__)
-  AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
-#endif
 }
 
-// The copy a PE's get makes out of this PE's memory, like UCX's own get handler: not
-// instrumented either, for the same reason.
+// The copy a PE's get makes out of this PE's memory.
 inline void copy_from_peer(void *dest, const void *source, std::size_t bytes) noexcept {
-#if defined(__SANITIZE_THREAD__)
-  AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
-#endif
+  const UnrecordedPeerAccess unrecorded;
   std::memcpy(dest, source, bytes);
-#if defined(__SANITIZE_THREAD__)
-  AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
-#endif
 }
 
 }  // namespace shoal::rma

@@ -84,6 +84,7 @@ bool place_put_signal(const Runtime &rt, const SignalRecord &s, const std::byte 
   std::byte *word = local_range(rt, s.segment, s.offset, word32 ? 4 : 8);
   if ((bytes != 0 && (dest == nullptr || s.data.bytes != bytes)) || word == nullptr) return false;
   if (bytes != 0) copy_for_peer(dest, data, bytes);
+  const UnrecordedPeerAccess unrecorded;  // the program's word, as UCX's AMOs leave it
   if (word32)
     apply(reinterpret_cast<std::uint32_t *>(word), static_cast<std::uint32_t>(s.value), update);
   else

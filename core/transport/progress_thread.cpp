@@ -1,6 +1,7 @@
 #include "transport/progress_thread.hpp"
 
 #include <poll.h>
+#include <pthread.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -35,6 +36,7 @@ Status ProgressThread::start(UcxWorker &worker, int pe) {
 }
 
 void ProgressThread::run() noexcept {
+  pthread_setname_np(pthread_self(), kThreadName);
   const int worker_fd = worker_->event_fd();
   std::uint64_t waits_seen = pe_waits_.load(std::memory_order_relaxed);
   int nap_ms = kLeaseNapMs;

@@ -42,6 +42,9 @@ class ProgressThread {
   // The progress thread of this process while one runs, otherwise null.
   static ProgressThread *running() noexcept { return running_.load(std::memory_order_acquire); }
 
+  // The thread's name, as /proc/PID/task/*/comm, top -H and gdb show it.
+  static constexpr const char *kThreadName = "shoal-progress";
+
  private:
   friend class InboundLease;
   void run() noexcept;

@@ -54,6 +54,7 @@ struct Library {
   int start(int requested, int *provided) noexcept;
   void stop() noexcept;
   void at_exit() noexcept;
+  void stop_progress_thread() noexcept;
 
  private:
   Failure start_layers(int requested);
@@ -173,6 +174,17 @@ void Library::stop() noexcept {
   note_library_state(LibraryState::finalized);
 }
 
+// A PE that leaves without shmem_finalize (shmem_global_exit, or an exit that skipped it)
+// stops its progress thread first. Left running, the thread served the receiving worker on
+// while exit() destroyed the process's static objects and unloaded UCX; as the launcher ended
+// the other PEs, it went on to log about them through a destroyed logger (ASan:
+// heap-use-after-free in log::write_line on the progress thread of the PE that called
+// shmem_global_exit, 1 run in about 40 under srun beside busy CPUs). It is this PE's thread
+// alone: no other PE waits for it.
+void Library::stop_progress_thread() noexcept {
+  if (life) life->runtime.progress.stop();
+}
+
 void Library::at_exit() noexcept {
   if (exiting) return;
   if (library_state() == LibraryState::running) {
@@ -181,6 +193,7 @@ void Library::at_exit() noexcept {
       // would be collective: its barrier could complete one that the other PEs wait in for
       // another reason, and the job would hang. So this PE ends unfinalized, and the launcher
       // ends the job.
+      stop_progress_thread();
       log::write_line(log::Level::error, "exiting without calling shmem_finalize");
       std::fflush(nullptr);
       return;
@@ -204,6 +217,10 @@ void stop() noexcept { the_library().stop(); }
 
 void stop_at_exit_for_start_pes() noexcept { the_library().start_pes = true; }
 
-void exiting() noexcept { the_library().exiting = true; }
+void exiting() noexcept {
+  Library &library = the_library();
+  library.exiting = true;
+  library.stop_progress_thread();
+}
 
 }  // namespace shoal::library

@@ -42,7 +42,8 @@ void stop() noexcept;
 
 // start_pes programs (OpenSHMEM 1.2 and older) have no shmem_finalize: stop() runs at exit.
 void stop_at_exit_for_start_pes() noexcept;
-// shmem_global_exit in progress: the exit handler must not stop the library.
+// shmem_global_exit in progress: the exit handler must not stop the library, and the
+// progress thread stops now, before exit() destroys what it uses.
 void exiting() noexcept;
 
 }  // namespace shoal::library

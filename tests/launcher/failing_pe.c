@@ -24,11 +24,16 @@
  *   inspect FILE      every PE prints "ready PE pid PID heap ADDR" and waits (outside the
  *                     library) until FILE exists, then checks a ring exchange still works.
  *
+ * A PE that leaves without shmem_finalize (exit5, return, global_exit) must have no Shoal
+ * progress thread left by the time exit() runs the handlers registered before shmem_init: one
+ * still running serves UCX and logs while exit() destroys the library's static objects.
+ *
  * A failing PE first prints "pe K fails at MS" (wall clock, ms). A PE that goes on where it must
  * not prints "UNREACHABLE"; a wrong value prints "BAD ..." and makes the PE exit 1. Arguments
  * after the ones a case reads are ignored (the tests add a unique mark to find stray PEs). */
 #include <shmem.h>
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,6 +54,27 @@ static long long now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Registered before shmem_init, so it runs after the library's own exit handler. Thread
+ * names come from /proc/self/task/TID/comm (Linux). */
+static void no_progress_thread_at_exit(void) {
+  DIR *tasks = opendir("/proc/self/task");
+  if (tasks == NULL) return;
+  for (struct dirent *task; (task = readdir(tasks)) != NULL;) {
+    if (task->d_name[0] == '.') continue;
+    char path[300], name[32] = "";
+    snprintf(path, sizeof path, "/proc/self/task/%s/comm", task->d_name);
+    FILE *comm = fopen(path, "r");
+    if (comm == NULL) continue;
+    const int got = fgets(name, sizeof name, comm) != NULL;
+    fclose(comm);
+    if (got && strcmp(name, "shoal-progress\n") == 0) {
+      printf("UNREACHABLE pid %ld: the progress thread still runs at exit\n", (long)getpid());
+      fflush(stdout);
+    }
+  }
+  closedir(tasks);
 }
 
 /* The moment of the failure, which the test compares with the moment oshrun exited. */
@@ -208,6 +234,7 @@ int main(int argc, char **argv) {
   const char *what = argc > 1 ? argv[1] : "";
   const char *arg = argc > 2 ? argv[2] : "";
   const int number = argc > 3 ? atoi(argv[3]) : 0;
+  atexit(no_progress_thread_at_exit);
   shmem_init();
   shmem_barrier_all();
   if (strcmp(what, "die") == 0 && argc > 3) return die(arg, number);

@@ -13,7 +13,13 @@
 namespace shoal::log {
 namespace {
 
-std::shared_ptr<spdlog::logger> g_logger;
+// The library's logger. Never destroyed: threads of the library (the progress thread of a PE
+// that exits without shmem_finalize, the hang watchdog) and of the program may still log while
+// exit() runs the static destructors, as Library and the watchdog are never destroyed either.
+std::shared_ptr<spdlog::logger> &logger_slot() {
+  static auto *const slot = new std::shared_ptr<spdlog::logger>;
+  return *slot;
+}
 std::atomic<int> g_level{static_cast<int>(Level::warn)};
 
 constexpr spdlog::level::level_enum to_spdlog(Level l) {
@@ -42,31 +48,32 @@ std::string prefix(int pe) {
 
 void apply_pattern(int pe) {
   // spdlog patterns treat '%' specially; host names and numbers never contain it.
-  g_logger->set_pattern(prefix(pe) + " %l: %v");
+  logger_slot()->set_pattern(prefix(pe) + " %l: %v");
 }
 
 }  // namespace
 
 void init(Level level) {
-  if (!g_logger) {
+  std::shared_ptr<spdlog::logger> &logger = logger_slot();
+  if (!logger) {
     // Our own logger object, never registered in spdlog's registry, so an application that
     // uses spdlog itself keeps its own default logger and settings.
-    g_logger = std::make_shared<spdlog::logger>("shoal",
-                                                std::make_shared<spdlog::sinks::stderr_sink_mt>());
+    logger = std::make_shared<spdlog::logger>("shoal",
+                                              std::make_shared<spdlog::sinks::stderr_sink_mt>());
     apply_pattern(-1);
   }
   g_level.store(static_cast<int>(level), std::memory_order_relaxed);
-  g_logger->set_level(to_spdlog(level));
-  g_logger->flush_on(spdlog::level::trace);
+  logger->set_level(to_spdlog(level));
+  logger->flush_on(spdlog::level::trace);
 }
 
 void set_pe(int pe) {
-  if (g_logger) apply_pattern(pe);
+  if (logger_slot()) apply_pattern(pe);
 }
 
 void write_line(Level level, std::string_view message) noexcept {
-  if (!g_logger) init(Level::warn);
-  g_logger->log(to_spdlog(level), message);
+  if (!logger_slot()) init(Level::warn);
+  logger_slot()->log(to_spdlog(level), message);
 }
 
 void vwrite(Level level, std::string_view prefix, fmt::string_view format,

@@ -1,5 +1,6 @@
 #include "observe/hang.hpp"
 
+#include <pthread.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -172,6 +173,7 @@ void report(Runtime &rt, const Fields &mine, std::uint64_t now, std::size_t time
 }
 
 void watch(Runtime *rt, std::size_t timeout) {
+  pthread_setname_np(pthread_self(), kWatchdogThreadName);
   const std::uint64_t limit_ns = static_cast<std::uint64_t>(timeout) * 1'000'000'000u;
   const auto *own = reinterpret_cast<const Record *>(rt->observe_area);
   Watchdog &d = dog();

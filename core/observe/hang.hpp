@@ -22,6 +22,9 @@ namespace shoal::observe::hang {
 // The job's exit status after a hang report (the one timeout(1) uses).
 inline constexpr int kExitStatus = 124;
 
+// The watchdog thread's name, as /proc/PID/task/*/comm, top -H and gdb show it.
+inline constexpr const char *kWatchdogThreadName = "shoal-watchdog";
+
 void start_watchdog(Runtime &rt, std::size_t timeout_seconds);
 void stop_watchdog() noexcept;
 

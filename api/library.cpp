@@ -89,7 +89,8 @@ void print_banner(const Runtime &rt) {
 Failure Library::start_layers(int requested) {
   Runtime &rt = life->runtime;
   // The heap ends with the collectives' area, which they lay out (collectives/slots.hpp).
-  if (Failure f = rt.start(requested, coll::slots::area_bytes)) return f;
+  if (Failure f = rt.start(requested, {coll::slots::area_bytes, coll::slots::committed_at_start}))
+    return f;
   team::bind_state(&life->teams);
   team::init_predefined(rt.my_pe, rt.n_pes, rt.bootstrap->local_peers());
   coll::bind_state(&life->collectives);

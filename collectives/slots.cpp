@@ -70,6 +70,15 @@ std::size_t area_bytes(const Config &config, int world_pes) noexcept {
   return (config.teams_max + kReservedSlots) * slot_bytes(config, world_pes);
 }
 
+std::size_t committed_at_start(const Config &config, int world_pes) noexcept {
+  return kReservedSlots * slot_bytes(config, world_pes);
+}
+
+Range range_of(int index) noexcept {
+  const Area &a = area();
+  return Range{static_cast<std::size_t>(index) * a.slot_bytes, a.slot_bytes};
+}
+
 void attach(std::byte *base, const Config &config, int world_pes) noexcept {
   Area &a = area();
   a.base = base;

@@ -20,9 +20,20 @@ namespace shoal::coll::slots {
 
 // Bytes the area needs for this configuration and job size.
 std::size_t area_bytes(const Config &config, int world_pes) noexcept;
+// Bytes at its start that must be committed before other PEs connect: the reserved slots, which
+// peers may write as soon as they are up. A split team's slot is committed when the team
+// takes it (range_of, before the members synchronize), so memory goes to the slots in use.
+std::size_t committed_at_start(const Config &config, int world_pes) noexcept;
 // Adopts the area (zeroed memory of area_bytes() bytes, symmetric).
 void attach(std::byte *area, const Config &config, int world_pes) noexcept;
 void detach() noexcept;
+
+// Where slot `index` lies in the area, in bytes from its start.
+struct Range {
+  std::size_t offset = 0;
+  std::size_t bytes = 0;
+};
+Range range_of(int index) noexcept;
 
 // Slots 0, 1 and 2 belong to SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED and the active sets; the
 // SMA_TEAMS_MAX others to teams made by splits.

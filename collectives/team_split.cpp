@@ -1,7 +1,8 @@
 // Team creation from a parent team: shmem_team_split_strided and shmem_team_split_2d. Every PE
 // of the parent calls; the members agree on a slot of the collective area free on each of them
-// through an OR reduction (over the parent) of the slots each member has in use, agree on the
-// new team's generation on that slot (a MAX reduction), clear it, and synchronize over the
+// through an OR reduction (over the parent) of the slots each member has in use, commit its
+// memory and agree on the new team's generation on that slot (a MAX reduction), clear it, and
+// synchronize over the
 // parent before the new team is used. The teams themselves (lookup, the live set, destruction)
 // are core's (core/team); the agreement needs a collective, so the splits live here.
 #include "collectives/team_split.hpp"
@@ -51,20 +52,40 @@ std::vector<std::uint64_t> used_by_members(shoal_team &parent, bool member, cons
   return std::vector<std::uint64_t>(masks, masks + kMaskWords);
 }
 
-// The generations of new teams on slots `indices` (Slot::generation): for each, one past the
-// highest any member has had on that slot, so on every member it differs from the generation of
-// each team the slot had before, and a raise still in flight for one of those cannot move a
-// word of the new team (cache_lines.hpp). A MAX reduction over the parent, where a PE that
-// joins no new team adds nothing. Empty after an error.
-std::vector<std::uint64_t> next_generations(shoal_team &parent, const std::vector<int> &indices,
-                                            bool member, const char *routine) {
+// Takes slots `indices` for new teams: a member commits their memory here (they may never
+// have been used on this PE), and all agree on the new teams' generations (Slot::generation):
+// for each slot, one past the highest any member has had on it, so on every member it differs
+// from the generation of each team the slot had before, and a raise still in flight for one of
+// those cannot move a word of the new team (cache_lines.hpp). One MAX reduction over the
+// parent, where a PE that joins no new team adds nothing, carries both, and whether any member
+// could not commit: then every PE fails the split together. Empty after an error.
+std::vector<std::uint64_t> claim_slots(shoal_team &parent, const std::vector<int> &indices,
+                                       bool member, const char *routine) {
+  std::uint64_t commit_failed = 0;
   std::vector<std::uint64_t> mine;
-  for (int slot : indices) mine.push_back(member ? slots::generation(slot) : 0);
+  for (int slot : indices) {
+    mine.push_back(member ? slots::generation(slot) : 0);
+    if (!member || commit_failed != 0) continue;
+    const slots::Range range = slots::range_of(slot);
+    if (Failure f = g_runtime->commit_library_area(range.offset, range.bytes)) {
+      SMA_LOG_ERROR("team", "{}: PE {}: {}", routine, g_runtime->my_pe, f.why());
+      commit_failed = 1;
+    }
+  }
+  mine.push_back(commit_failed);
   // The mask reduction's result is copied out, so its words are free again.
   std::uint64_t *highest = channel_slot(parent).masks;
   if (reduce(&parent, highest, mine.data(), mine.size(), sizeof(std::uint64_t),
              combine<ReduceOp::max, std::uint64_t>, routine) != 0)
     return {};
+  if (highest[indices.size()] != 0) {
+    if (commit_failed == 0)
+      SMA_LOG_ERROR("team",
+                    "{}: a member of the new team could not commit memory for the team's "
+                    "collective state (its own message says why): no team was made",
+                    routine);
+    return {};
+  }
   std::vector<std::uint64_t> next;
   for (std::size_t i = 0; i < indices.size(); ++i)
     next.push_back((highest[i] + 1) & ((std::uint64_t{1} << kGenerationBits) - 1));
@@ -148,7 +169,7 @@ int split_strided(shmem_team_t parent_handle, int start, int stride, int size,
     if (ok) SMA_LOG_ERROR("team", "{}", slots_exhausted(routine));
     return -1;
   }
-  const std::vector<std::uint64_t> generation = next_generations(*parent, {slot}, member, routine);
+  const std::vector<std::uint64_t> generation = claim_slots(*parent, {slot}, member, routine);
   if (generation.empty()) return -1;
   shoal_team *team = make_team(members, slot, generation[0], config, config_mask);
   // Nobody uses the new team before every member has cleared its slot.
@@ -190,7 +211,7 @@ int split_2d(shmem_team_t parent_handle, int xrange, const shmem_team_config_t *
     return -1;
   }
   const std::vector<std::uint64_t> generation =
-      next_generations(*parent, {x_slot, y_slot}, true, routine);
+      claim_slots(*parent, {x_slot, y_slot}, true, routine);
   if (generation.empty()) return -1;
   shoal_team *xt = make_team(row, x_slot, generation[0], xaxis_config, xaxis_mask);
   shoal_team *yt = make_team(column, y_slot, generation[1], yaxis_config, yaxis_mask);

@@ -52,7 +52,7 @@ std::size_t page_round(std::size_t n) {
 
 }  // namespace
 
-Failure Runtime::start(int requested_thread_level, LibraryAreaBytes library_area_bytes) {
+Failure Runtime::start(int requested_thread_level, LibraryArea library_area_layout) {
   if (Failure f = config.load()) return f;
   log::init(config.log_level);
 
@@ -92,7 +92,8 @@ Failure Runtime::start(int requested_thread_level, LibraryAreaBytes library_area
       put_batches.accept_answers(worker) != Status::ok)
     return Failure::because(Status::transport_error,
                             "cannot start: installing the UCX active-message handler failed");
-  if (Failure f = setup_memory(library_area_bytes(config, n_pes)))
+  if (Failure f = setup_memory(library_area_layout.size(config, n_pes),
+                               library_area_layout.committed_at_start(config, n_pes)))
     return std::move(f).within("cannot start");
   // The receiving worker is serialized: no two threads may use it at once. Its address is
   // read now, before the progress thread starts driving it.
@@ -116,7 +117,7 @@ Failure Runtime::start(int requested_thread_level, LibraryAreaBytes library_area
   return {};
 }
 
-Failure Runtime::setup_memory(std::size_t library_bytes) {
+Failure Runtime::setup_memory(std::size_t library_bytes, std::size_t committed_library_bytes) {
   const std::size_t user_size = page_round(std::max<std::size_t>(config.symmetric_size, 1));
   const std::size_t observe_bytes = page_round(observe::kAreaBytes);
   const std::size_t size = user_size + page_round(library_bytes) + observe_bytes;
@@ -128,13 +129,18 @@ Failure Runtime::setup_memory(std::size_t library_bytes) {
                                                    std::to_string(size) + " bytes (" +
                                                    config.source_of("SYMMETRIC_SIZE") +
                                                    "); see the message above");
-  // The library's own area at its end is touched at once: commit it now, the user's part
-  // block by block (commit_heap).
+  // Committed now: the start of the library's area that other PEs may write once connected,
+  // and the observe record at the heap's end. The user's part is committed block by block
+  // (commit_heap), the rest of the library's area as its owner takes it into use
+  // (commit_library_area): with the default SMA_TEAMS_MAX that area is about 20 MiB, which
+  // a program that splits no team never touches.
   heap_committed = 0;
-  if (heap_memory.reserve(user_size, size - user_size) != Status::ok)
+  const std::size_t committed = std::min(page_round(committed_library_bytes), size - user_size);
+  if (heap_memory.reserve(user_size, committed) != Status::ok ||
+      heap_memory.reserve(size - observe_bytes, observe_bytes) != Status::ok)
     return Failure::because(
         Status::no_memory,
-        "cannot commit " + std::to_string(size - user_size) +
+        "cannot commit " + std::to_string(committed + observe_bytes) +
             " bytes of memory for the library's collective area: " + std::strerror(errno));
   heap_base = reinterpret_cast<std::uintptr_t>(heap_memory.base());
   heap_size = size;
@@ -302,6 +308,16 @@ Failure Runtime::commit_heap(std::size_t end) {
                                                    ")");
   if (heap_memory.reserve(heap_committed, bytes) != Status::ok)
     return Failure::because(Status::no_memory, what + ": " + std::strerror(errno));
+  return {};
+}
+
+Failure Runtime::commit_library_area(std::size_t offset, std::size_t bytes) {
+  const std::size_t user_size = static_cast<std::size_t>(library_area - heap_memory.base());
+  if (heap_memory.reserve(user_size + offset, bytes) != Status::ok)
+    return Failure::because(Status::no_memory,
+                            "cannot commit " + std::to_string(bytes) +
+                                " bytes of memory for the library's collective area (at offset " +
+                                std::to_string(offset) + "): " + std::strerror(errno));
   return {};
 }
 

@@ -39,17 +39,24 @@ struct PeerView {
   int memory_group = -1;
 };
 
-// The bytes of the library's own symmetric area for a configuration and job size. The layer that
-// lays the area out (the collectives: coll::slots::area_bytes) hands it to Runtime::start, which
-// learns the job size only once the bootstrap is up.
+// Bytes of the library's own symmetric area for a configuration and job size. The layer that
+// lays the area out (the collectives: coll::slots) hands Runtime::start two such functions, as
+// it learns the job size only once the bootstrap is up: the whole area's size, and how much of
+// its start other PEs may write as soon as they are connected (the predefined teams' part),
+// which is committed then. The rest is committed part by part as the layer takes it into use
+// (commit_library_area): most programs never use most of it.
 using LibraryAreaBytes = std::size_t (*)(const Config &config, int world_pes) noexcept;
+struct LibraryArea {
+  LibraryAreaBytes size;
+  LibraryAreaBytes committed_at_start;
+};
 
 class Runtime {
  public:
-  // Brings the PE up, with a symmetric heap that ends with library_area_bytes(config, n_pes)
+  // Brings the PE up, with a symmetric heap that ends with library_area.size(config, n_pes)
   // bytes for the library. A bootstrap handed in beforehand (the PMIx session of an earlier
   // life of the library) is used as it is.
-  Failure start(int requested_thread_level, LibraryAreaBytes library_area_bytes);
+  Failure start(int requested_thread_level, LibraryArea library_area);
   // Releases what start() set up, in order (UCX objects before the context that owns them).
   // With `peers_alive` (shmem_finalize) it first waits for every PE to close its endpoints;
   // after a failed start the other PEs may be gone, so it does not. With `end_session` false
@@ -132,9 +139,12 @@ class Runtime {
   // without moving it; it fails, naming the sizes, when the node cannot.
   std::size_t heap_committed = 0;
   Failure commit_heap(std::size_t end);
+  // Commits this PE's memory of [library_area + offset, + bytes): before the layer that owns
+  // the area lets other PEs write there. Fails, naming the sizes, when the node cannot.
+  Failure commit_library_area(std::size_t offset, std::size_t bytes);
 
  private:
-  Failure setup_memory(std::size_t library_bytes);
+  Failure setup_memory(std::size_t library_bytes, std::size_t committed_library_bytes);
   Failure exchange_and_connect();
   void choose_amo_route(bool device_here, bool device_in_job);
 };

@@ -8,8 +8,12 @@
 // only run TeamLimits.*: see CMakeLists.txt.
 #include "team_util.hpp"
 
+#include <sys/stat.h>
+
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -45,7 +49,57 @@ shmem_team_t split(const Shape& s, int* rc_out = nullptr) {
   return t;
 }
 
+// Bytes of memory the kernel holds for the shared-memory file that `address` lies in, when
+// that is a PE's symmetric heap (/memfd:shoal-heap), else -1: the heap is private memory when
+// the PE is alone on its node or SMA_SHARED_MEMORY=0.
+long long heap_file_bytes(const void* address) {
+  const auto a = reinterpret_cast<std::uintptr_t>(address);
+  std::FILE* maps = std::fopen("/proc/self/maps", "r");
+  if (maps == nullptr) return -1;
+  char line[512];
+  long long bytes = -1;
+  while (std::fgets(line, sizeof line, maps) != nullptr) {
+    unsigned long long from = 0, to = 0;
+    char path[256] = "";
+    if (std::sscanf(line, "%llx-%llx %*s %*s %*s %*s %255s", &from, &to, path) < 2) continue;
+    if (a < from || a >= to) continue;
+    struct stat st {};
+    if (std::string(path) == "/memfd:shoal-heap" &&
+        stat(("/proc/self/map_files/" + std::string(line, std::strcspn(line, " "))).c_str(), &st) ==
+            0)
+      bytes = static_cast<long long>(st.st_blocks) * 512;
+    break;
+  }
+  std::fclose(maps);
+  return bytes;
+}
+
 }  // namespace
+
+// The collectives' area at the end of the heap holds a slot per team (SMA_TEAMS_MAX of them
+// for splits, about 20 MiB in all): a slot's memory is committed when a team takes it, not at
+// start, where most programs would pay for slots they never use. First in this file, so that
+// the split takes a slot no team of this process has had.
+TEST(TeamMemory, SlotCommittedWhenTaken) {
+  void* probe = shmem_malloc(64);
+  const long long before = heap_file_bytes(probe);
+  if (sum_over_pes(before >= 0 ? 1 : 0) != npes()) {
+    shmem_free(probe);
+    GTEST_SKIP() << "the heap is private memory here (one PE on its node, or "
+                    "SMA_SHARED_MEMORY=0)";
+  }
+  const shmem_team_t t = split(Shape{0, 1, npes()});
+  EXPECT_NE(t, SHMEM_TEAM_INVALID);
+  EXPECT_EQ(shmem_team_sync(t), 0);
+  const long long after = heap_file_bytes(probe);
+  // Every slot holds at least SMA_COLL_SCRATCH_SIZE (128 KiB by default) of scratch.
+  EXPECT_GE(after - before, 128 * 1024)
+      << "committed before: " << before << " bytes, after the split: " << after
+      << ": the new team's slot was committed before any team took it";
+  shmem_team_destroy(t);
+  shmem_free(probe);
+  shmem_barrier_all();
+}
 
 TEST(TeamLifecycle, CreateDestroyCycles) {
   const int n = npes();

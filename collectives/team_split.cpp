@@ -2,9 +2,9 @@
 // of the parent calls; the members agree on a slot of the collective area free on each of them
 // through an OR reduction (over the parent) of the slots each member has in use, commit its
 // memory and agree on the new team's generation on that slot (a MAX reduction), clear it, and
-// synchronize over the
-// parent before the new team is used. The teams themselves (lookup, the live set, destruction)
-// are core's (core/team); the agreement needs a collective, so the splits live here.
+// synchronize over the parent before the new team is used. The teams themselves (lookup, the
+// live set, destruction) are core's (core/team); the agreement needs a collective, so the splits
+// live here.
 #include "collectives/team_split.hpp"
 
 #include <fmt/format.h>

@@ -40,9 +40,8 @@ set(SHOAL_TEST_OPTIMIZED_COMPILE_OPTIONS "-O1;-g1" CACHE STRING
 # Appended after either of the above for the multi-PE test programs and their harness, not for
 # the unit tests (which compile library sources): how the sanitizer builds instrument the
 # programs' own code. The asan preset leaves UndefinedBehaviorSanitizer out of them (their own
-# arithmetic is not the library's; the library and the unit tier keep it) and has
-# AddressSanitizer check their accesses by calls instead of inline code (the same checks, in
-# 45-55% less compile time for the large templated programs).
+# arithmetic is not the library's; the library and the unit tier keep it): with AddressSanitizer
+# alone, the large templated programs compile in about half the time.
 set(SHOAL_TEST_PROGRAM_SANITIZE_OPTIONS "" CACHE STRING
     "Compile options appended for the multi-PE test programs in sanitizer builds (a CMake list)")
 # The sanitizer presets test a sample (tests/mpp/type_lists.hpp): one row of each element shape

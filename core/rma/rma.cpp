@@ -11,13 +11,24 @@
 #include "team/team.hpp"
 
 namespace shoal::rma {
-namespace {
 
-[[noreturn]] void not_running(const char *routine) noexcept {
+void not_running(const char *routine) noexcept {
   fatal(fmt::format(
       "{}: called {}", routine,
       library_state() == LibraryState::finalized ? "after shmem_finalize" : "before shmem_init"));
 }
+
+void pe_out_of_range(int pe, const char *routine) noexcept {
+  fatal(fmt::format("{}: PE {} is out of range: this job has PEs 0 to {}", routine, pe,
+                    g_runtime->n_pes - 1));
+}
+
+void invalid_ctx(const shoal_ctx *ctx, const char *routine) noexcept {
+  fatal(fmt::format("{}: invalid context {} (SHMEM_CTX_INVALID or destroyed)", routine,
+                    static_cast<const void *>(ctx)));
+}
+
+namespace {
 
 [[noreturn]] void transport_failed(const char *routine, int pe) noexcept {
   fatal(fmt::format("{}: the transfer with PE {} failed in UCX (see the message above)", routine,
@@ -148,13 +159,6 @@ std::size_t strided_extent(const void *addr, std::ptrdiff_t stride, std::size_t 
   return extent;
 }
 
-void check_ctx(const shoal_ctx *ctx, const char *routine) noexcept {
-  if (g_runtime == nullptr) not_running(routine);
-  if (ctx == nullptr || ctx->worker == nullptr)
-    fatal(fmt::format("{}: invalid context {} (SHMEM_CTX_INVALID or destroyed)", routine,
-                      static_cast<const void *>(ctx)));
-}
-
 int to_world(const shoal_ctx *ctx, int pe, const char *routine) noexcept {
   const shoal_team *team = ctx->team;
   if (team == nullptr || team == &shoal_team_world) return pe;
@@ -163,14 +167,6 @@ int to_world(const shoal_ctx *ctx, int pe, const char *routine) noexcept {
     fatal(fmt::format("{}: PE {} is out of range for the context's team, which has PEs 0 to {}",
                       routine, pe, team->n_pes - 1));
   return world;
-}
-
-void check_pe(int pe, const char *routine) noexcept {
-  const Runtime *rt = g_runtime;
-  if (rt == nullptr) not_running(routine);
-  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(rt->n_pes))
-    fatal(fmt::format("{}: PE {} is out of range: this job has PEs 0 to {}", routine, pe,
-                      rt->n_pes - 1));
 }
 
 Target resolve(const void *addr, std::size_t bytes, int pe, const char *routine) noexcept {

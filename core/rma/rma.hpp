@@ -52,10 +52,29 @@ inline std::size_t byte_size(std::size_t nelems, std::size_t elem_size, const vo
 std::size_t strided_extent(const void *addr, std::ptrdiff_t stride, std::size_t block_elems,
                            std::size_t nblocks, std::size_t elem_size, int pe,
                            const char *routine) noexcept;
-// Checks the library is running and pe is a PE of the job.
-void check_pe(int pe, const char *routine) noexcept;
+// Report a call outside shmem_init..shmem_finalize, a PE out of range or an invalid context,
+// naming the routine; never return.
+[[noreturn]] void not_running(const char *routine) noexcept;
+[[noreturn]] void pe_out_of_range(int pe, const char *routine) noexcept;
+[[noreturn]] void invalid_ctx(const shoal_ctx *ctx, const char *routine) noexcept;
+
+// Checks the library is running and pe is a PE of the job. Inline, with the reports out of line:
+// every call of the slow path and every query (shmem_my_pe, which programs call in their loops)
+// passes here.
+inline void check_pe(int pe, const char *routine) noexcept {
+  const Runtime *rt = g_runtime;
+  if (rt == nullptr) [[unlikely]]
+    not_running(routine);
+  if (static_cast<unsigned>(pe) >= static_cast<unsigned>(rt->n_pes)) [[unlikely]]
+    pe_out_of_range(pe, routine);
+}
 // The same checks for the context handle.
-void check_ctx(const shoal_ctx *ctx, const char *routine) noexcept;
+inline void check_ctx(const shoal_ctx *ctx, const char *routine) noexcept {
+  if (g_runtime == nullptr) [[unlikely]]
+    not_running(routine);
+  if (ctx == nullptr || ctx->worker == nullptr) [[unlikely]]
+    invalid_ctx(ctx, routine);
+}
 // The world PE of `pe`, which counts within the context's team (contexts made by
 // shmem_team_create_ctx); out of range is fatal.
 int to_world(const shoal_ctx *ctx, int pe, const char *routine) noexcept;

@@ -83,9 +83,9 @@ include(${CMAKE_CURRENT_LIST_DIR}/sanitizer_report.cmake)
 # default build runs every count; the asan preset leaves these runs out: AddressSanitizer checks
 # the memory each code path touches, and the paths of RMA, AMOs, contexts, waits, the heap and
 # the queries are the same at one, three or four PEs as at two (a PE, a peer, and itself as a
-# target; the 2-PE run through UCX takes the private heap of a PE whose heap no peer maps),
-# while the collectives' and teams' paths (trees, folds, strides, splits) change with the count.
-# 320 s of the asan suite's 1140.
+# target; the private heap of a PE whose heap no peer maps, which a 1-PE run takes, the UCX runs
+# and the collectives' 1-PE runs take too), while the collectives' and teams' paths (trees,
+# folds, strides, splits) change with the count. 320 s of the asan suite's 1140.
 set(SHOAL_PE_COUNT_AREAS coll team active_set)
 list(JOIN SHOAL_PE_COUNT_AREAS "|" SHOAL_PE_COUNT_AREAS_REGEX)
 

@@ -5,9 +5,9 @@
 # (test, size) for both side by side with their ratio, one table per benchmark
 # (and PE count).  limits_bench (the machine's memcpy bandwidth and cache-line
 # round trip, no SHMEM) runs once per rep in the same loop, as lib "limit"; with
-# --hosts so does tcp_floor between hosts 1 and 2 (one small TCP message each
-# way with no library at all, tests tcp_*), so the floor is measured in the
-# same reps as the libraries.
+# --hosts 2 or more so does tcp_floor between hosts 1 and 2 (one small TCP
+# message each way with no library at all, tests tcp_*), so the floor is
+# measured in the same reps as the libraries.
 #
 # With --globals, putget_bench and amo_bench also run with --target global
 # (their objects in a static array instead of the heap), for both libraries;
@@ -221,7 +221,8 @@ for t in $(echo "$tests" | tr ',' ' '); do
     [ "$found" = 1 ] || die "unknown test '$t' for --bench $bench (see --help)"
 done
 # The limits tests split between limits_bench (limits_sel) and tcp_floor (floor_sel), each
-# comma-separated or 'all', empty when none is selected; tcp_floor runs only with --hosts.
+# comma-separated or 'all', empty when none is selected; tcp_floor runs only with --hosts 2 or
+# more (it needs hosts 1 and 2).
 limits_sel= floor_sel=
 if [ "${sel_tests[limits]:-}" = all ]; then
     limits_sel=all floor_sel=all
@@ -234,8 +235,8 @@ elif [ -n "${sel_tests[limits]:-}" ]; then
         fi
     done
 fi
-if [ "$hosts" = 0 ] && [ -n "$floor_sel" ]; then
-    [ "$floor_sel" = all ] || note "$floor_sel: measured across hosts only (--hosts): skipped"
+if [ "$hosts" -lt 2 ] && [ -n "$floor_sel" ]; then
+    [ "$floor_sel" = all ] || note "$floor_sel: measured between two hosts only (--hosts 2 or more): skipped"
     floor_sel=
 fi
 [ -n "$limits_sel$floor_sel" ] || sel_tests[limits]=

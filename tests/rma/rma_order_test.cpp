@@ -97,10 +97,11 @@ void fence_rounds(const char* what, int rounds, PutData put_data, Fence fence, S
 
 // Rounds per ordering test: each of fence_rounds' seven sizes six times. On the transports
 // Debian's UCX has (shared memory, TCP) data put to one PE arrives in order even without the
-// fence: with shmem_fence made a no-op, 200 rounds of every test here passed on one node, through
-// UCX and across namespace hosts. So what the rounds can catch is a path that reorders by
-// construction (a flag sent past puts still waiting in a batch), which fails in every round of
-// the sizes it takes; six rounds a size keep that, at a fifth of the time 200 took.
+// fence: with shmem_fence made a no-op, the four tests that call it passed all their 200 rounds
+// on one node, through UCX and across namespace hosts. So what the rounds can catch is a path
+// that reorders by construction (a flag sent past puts still waiting in a batch), which fails in
+// every round of the sizes it takes; six rounds a size keep that, at a fifth of the time 200
+// took.
 constexpr int kFenceRounds = 6 * 7;
 
 // The flag as a plain put.

@@ -6,8 +6,9 @@
                                                    SMA_PROFILE=1 with SMA_HANG_TIMEOUT=2 (a job
                                                    that does not hang is left alone): the table
     check_observe.py hang LAUNCHER NP PROGRAM      hang under SMA_HANG_TIMEOUT=2: the job ends
-                                                   with status 124 within 2 + 5 seconds, with
-                                                   one line per PE saying where it is
+                                                   with status 124 within 2 + 5 seconds of PE
+                                                   0's wait, with one line per PE saying where
+                                                   it is
 """
 import json
 import os
@@ -15,7 +16,9 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import types
 
 # What tests/observe/profile_counts.c does on every PE: family -> (calls, bytes).
 EXPECTED = {
@@ -45,18 +48,40 @@ def check(cond, what):
 
 
 def run(launcher, np, program, env_extra, limit):
+    """Runs the job; returns its status and output (returncode, stdout, stderr), its time in
+    seconds, and the time since the start at which each line of stderr arrived."""
     env = dict(os.environ)
     env.update(env_extra)
     start = time.monotonic()
+    p = subprocess.Popen([launcher, "-np", str(np), program], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    out, err_lines = [], []
+
+    def read_stdout():
+        out.append(p.stdout.read())
+
+    def read_stderr():
+        for line in p.stderr:
+            err_lines.append((time.monotonic() - start, line))
+
+    readers = [threading.Thread(target=f) for f in (read_stdout, read_stderr)]
+    for r in readers:
+        r.start()
     try:
-        p = subprocess.run([launcher, "-np", str(np), program], env=env, capture_output=True,
-                           text=True, timeout=limit)
-    except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-        err = (e.stderr or b"").decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
-        print(out + err)
-        sys.exit(f"FAIL: the job did not end within {limit} s")
+        p.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
     elapsed = time.monotonic() - start
+    for r in readers:
+        r.join()
+    p.stdout.close()
+    p.stderr.close()
+    p = types.SimpleNamespace(returncode=p.returncode, stdout="".join(out),
+                              stderr="".join(line for _, line in err_lines))
+    if elapsed >= limit:
+        print(p.stdout + p.stderr)
+        sys.exit(f"FAIL: the job did not end within {limit} s")
     if p.returncode == 77 and "SKIPPED" in p.stdout:  # a launcher that cannot run here
         print(p.stdout, end="")
         sys.exit(77)
@@ -64,13 +89,13 @@ def run(launcher, np, program, env_extra, limit):
           f"status {p.returncode} after {elapsed:.1f} s")
     print(p.stdout, end="")
     print(p.stderr, end="")
-    return p, elapsed
+    return p, elapsed, err_lines
 
 
 def check_profile(launcher, np, program):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "profile.json")
-        p, _ = run(launcher, np, program, {"SMA_PROFILE": "json:" + path}, 60)
+        p, _, _ = run(launcher, np, program, {"SMA_PROFILE": "json:" + path}, 60)
         check(p.returncode == 0, f"profile run ended with status {p.returncode}")
         check("shoal profile over" not in p.stderr, "json:PATH printed the table too")
         if not os.path.exists(path):
@@ -114,7 +139,7 @@ def check_profile(launcher, np, program):
           f"algorithms of unexpected families: {sorted(algorithms)}")
 
     # The table, with the hang watchdog on too: a job that does not hang must pass untouched.
-    p, _ = run(launcher, np, program,
+    p, _, _ = run(launcher, np, program,
                {"SMA_PROFILE": "1", "SMA_HANG_TIMEOUT": str(HANG_TIMEOUT)}, 60)
     check(p.returncode == 0, f"table run ended with status {p.returncode}")
     check("shoal: hang" not in p.stderr, "a hang was reported in a job that does not hang")
@@ -128,9 +153,18 @@ def check_profile(launcher, np, program):
 
 def check_hang(launcher, np, program):
     limit = HANG_TIMEOUT + 5
-    p, elapsed = run(launcher, np, program, {"SMA_HANG_TIMEOUT": str(HANG_TIMEOUT)}, 60)
+    p, elapsed, err_lines = run(launcher, np, program, {"SMA_HANG_TIMEOUT": str(HANG_TIMEOUT)},
+                                60)
     check(p.returncode == 124, f"the hung job ended with status {p.returncode}, not 124")
-    check(elapsed <= limit, f"the hung job took {elapsed:.1f} s to end, more than {limit}")
+    # Timed from PE 0's entry into its wait (hang.c), so that the launch does not count.
+    waiting = [t for t, line in err_lines if line.startswith("PE 0: waiting for a flag")]
+    check(len(waiting) == 1, "PE 0 did not say once that it waits")
+    if waiting:
+        print(f"--- PE 0 began to wait {waiting[0]:.1f} s after the launch; the job ended "
+              f"{elapsed - waiting[0]:.1f} s later")
+        check(elapsed - waiting[0] <= limit,
+              f"the hung job ended {elapsed - waiting[0]:.1f} s after PE 0 began to wait, "
+              f"more than {limit}")
     err = p.stderr
     check("the hang was not reported" not in err, "a PE went past its hang")
     check(len(re.findall(r"has waited [0-9.]+ s inside", err)) == 1,

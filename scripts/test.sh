@@ -81,7 +81,15 @@ if [ "$sanitizers" = yes ]; then
     cmake --preset "$preset" >/dev/null
     cmake --build --preset "$preset" -j"$(nproc)"
     stage "$preset: test"
-    run_tests --preset "$preset" -j"$jobs"
+    rc=0
+    run_tests --preset "$preset" -j"$jobs" || rc=$?
+    if [ "$rc" -ne 0 ] && [ "$preset" = asan ]; then
+      # The asan preset does not symbolize (scripts/sanitizers/README.md): name the frames here.
+      echo "== test.sh: the asan tests' sanitizer reports, with functions and lines:"
+      python3 scripts/sanitizers/symbolize.py --reports \
+        "build-$preset/Testing/Temporary/LastTest.log" || true
+    fi
+    [ "$rc" -eq 0 ] || exit "$rc"
   done
 fi
 stage "all passed"

@@ -1,6 +1,7 @@
 # shoal_leak_check_full_stacks(<test>...): in an asan build, these tests' processes record
 # every allocation's whole stack (fast_unwind_on_malloc=0) and match the leaks PMIx leaves
-# against lsan_full_stacks.supp, which names PMIx's own functions. Every other asan run records
+# against lsan_full_stacks.supp, which names PMIx's own functions (so they symbolize, which
+# the other asan runs do not: scripts/sanitizers/README.md). Every other asan run records
 # stacks with the fast unwinder, which stops inside PMIx (no frame pointers), and suppresses
 # any leak with a PMIx frame (lsan.supp); these runs catch what that hides, memory PMIx hands
 # to Shoal (PMIx_Get's values, say) that Shoal never frees. The slow unwinder costs about
@@ -13,7 +14,7 @@ function(shoal_leak_check_full_stacks)
   set(supp ${PROJECT_SOURCE_DIR}/scripts/sanitizers/lsan_full_stacks.supp)
   # Later settings override earlier ones, those of the preset's variables included.
   set_tests_properties(${ARGN} PROPERTIES ENVIRONMENT_MODIFICATION
-    "ASAN_OPTIONS=string_append::fast_unwind_on_malloc=0;LSAN_OPTIONS=string_append::suppressions=${supp}")
+    "ASAN_OPTIONS=string_append::fast_unwind_on_malloc=0:symbolize=1;LSAN_OPTIONS=string_append::suppressions=${supp}")
 endfunction()
 
 # The asan test preset runs every test with copies of the sanitizer runtimes (libasan,

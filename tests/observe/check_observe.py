@@ -64,7 +64,9 @@ def run(launcher, np, program, env_extra, limit):
         for line in p.stderr:
             err_lines.append((time.monotonic() - start, line))
 
-    readers = [threading.Thread(target=f) for f in (read_stdout, read_stderr)]
+    # Daemon threads: after a kill, PEs that outlive the launcher may hold the pipes open, and
+    # the verdict must not wait for them.
+    readers = [threading.Thread(target=f, daemon=True) for f in (read_stdout, read_stderr)]
     for r in readers:
         r.start()
     try:
@@ -74,11 +76,9 @@ def run(launcher, np, program, env_extra, limit):
         p.wait()
     elapsed = time.monotonic() - start
     for r in readers:
-        r.join()
-    p.stdout.close()
-    p.stderr.close()
+        r.join(timeout=10)
     p = types.SimpleNamespace(returncode=p.returncode, stdout="".join(out),
-                              stderr="".join(line for _, line in err_lines))
+                              stderr="".join(line for _, line in list(err_lines)))
     if elapsed >= limit:
         print(p.stdout + p.stderr)
         sys.exit(f"FAIL: the job did not end within {limit} s")

@@ -60,6 +60,7 @@ Failure Runtime::start(int requested_thread_level, LibraryArea library_area_layo
     return Failure::because(Status::bootstrap_error,
                             "cannot start: the PMIx bootstrap failed (was this program started by "
                             "oshrun or another PMIx launcher that is still running?)");
+  bootstrap->begin_session();
   my_pe = bootstrap->rank();
   n_pes = bootstrap->size();
   log::set_pe(my_pe);

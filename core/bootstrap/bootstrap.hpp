@@ -25,6 +25,11 @@ class Bootstrap {
   // A name unique to this job on this machine, safe for file names ([A-Za-z0-9._-]).
   const std::string &job_name() const noexcept { return job_name_; }
 
+  // Starts a session of the exchange below: one per shmem_init, on every PE in step. A key's
+  // value is that of the current session; what a PE published in an earlier one is gone.
+  void begin_session() noexcept { ++session_; }
+  unsigned session() const noexcept { return session_; }
+
   // Publishes a value under key; visible to every PE after the next fence().
   virtual Status put(std::string_view key, const void *data, std::size_t size) = 0;
   // Commits what was put and waits for every PE to do the same.
@@ -44,6 +49,9 @@ class Bootstrap {
   int size_ = 1;
   std::vector<int> local_peers_{0};
   std::string job_name_;
+
+ private:
+  unsigned session_ = 0;
 };
 
 // PMIx when the environment says a PMIx server started this process, otherwise one PE alone.

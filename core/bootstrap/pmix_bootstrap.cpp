@@ -54,7 +54,7 @@ class PmixBootstrap final : public Bootstrap {
     value.type = PMIX_BYTE_OBJECT;
     value.data.bo.bytes = static_cast<char *>(const_cast<void *>(data));
     value.data.bo.size = size;
-    const std::string k(key);
+    const std::string k = key_of_this_session(key);
     // PMIx_Put copies the value; the caller's buffer stays theirs (so no destruct here).
     return from_pmix(PMIx_Put(PMIX_GLOBAL, k.c_str(), &value), "PMIx_Put");
   }
@@ -96,7 +96,7 @@ class PmixBootstrap final : public Bootstrap {
     pmix_proc_t proc;
     PMIX_LOAD_PROCID(&proc, self_.nspace, static_cast<pmix_rank_t>(pe));
     pmix_value_t *value = nullptr;
-    const std::string k(key);
+    const std::string k = key_of_this_session(key);
     SMA_TRY(from_pmix(PMIx_Get(&proc, k.c_str(), nullptr, 0, &value), "PMIx_Get"));
     Status s = Status::ok;
     if (value->type == PMIX_BYTE_OBJECT) {
@@ -121,6 +121,13 @@ class PmixBootstrap final : public Bootstrap {
   }
 
  private:
+  // The PMIx key under which this session exchanges `key`. PMIx stays initialized from one
+  // shmem_init to the next, and its stores keep what a PE put before: the hash store
+  // (PMIX_MCA_gds=hash) hands that old value to a get, even after the PE put a new one.
+  std::string key_of_this_session(std::string_view key) const {
+    return std::string(key) + "@" + std::to_string(session());
+  }
+
   // PMIX_LOCAL_PEERS: the comma-separated ranks of this node's PEs. It decides which PEs share
   // memory, so it is checked: ranks of this job, and this PE among them.
   Status parse_local_peers(const std::string &text) {

@@ -96,8 +96,7 @@ PeProfile snapshot(State &s) {
 // symmetric memory and moves nothing through the library's own counted paths.
 void report_profile(Runtime &rt, State &s) noexcept {
   try {
-    static unsigned generation = 0;  // a later shmem_init publishes under a new key
-    const std::string key = "shoal.profile." + std::to_string(generation++);
+    const std::string key = "shoal.profile";
     const std::string text = serialize(snapshot(s));
     if (rt.bootstrap->put(key, text.data(), text.size()) != Status::ok) {
       SMA_LOG_ERROR("core", "SMA_PROFILE: pe {} could not publish its profile", rt.my_pe);

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -172,9 +173,15 @@ bool PmixHost::start(const std::string &tmpdir, std::string &error) {
     return false;
   }
   // Both directories point into our private session directory so that every file PMIx creates
-  // (rendezvous sockets, the shared-memory stores of its default gds components ds12/ds21) goes
-  // away with it. Those stores work here, also as root, so no PMIX_MCA_gds=hash override is
-  // needed.
+  // (rendezvous sockets, shared-memory stores) goes away with it.
+  //
+  // The job's data lives in PMIx's hash store (gds "hash") unless the user chose otherwise:
+  // the default shared-memory stores (ds12, ds21) clear megabytes of new shared memory for
+  // each job, a quarter of the CPU time of a 1-PE job from start to end and a tenth of a
+  // 4-PE one's, for lookups that a job of one node's PEs does a handful of. Set here, before
+  // PMIx reads its settings, it also reaches the PEs, whose environment passes PMIX_MCA_*
+  // on (environment.cpp).
+  ::setenv("PMIX_MCA_gds", "hash", /*overwrite=*/0);
   pmix_info_t info[2];
   PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, tmpdir.c_str(), PMIX_STRING);
   PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, tmpdir.c_str(), PMIX_STRING);

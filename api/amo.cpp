@@ -5,10 +5,6 @@
 #include "atomics/amo.hpp"
 #include "types/type_tables.def"
 
-namespace {
-inline shoal_ctx *dflt() noexcept { return &shoal_ctx_default; }
-}  // namespace
-
 using shoal::amo::fetching;
 using shoal::amo::fetching_nbi;
 using shoal::amo::non_fetching;

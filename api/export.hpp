@@ -12,5 +12,8 @@
 #include <shmemx.h>
 #pragma GCC visibility pop
 
+// The context of every routine that takes none.
+inline shoal_ctx *dflt() noexcept { return &shoal_ctx_default; }
+
 #define SMA_WEAK_ALIAS(_name) \
   extern "C" __typeof__(p##_name) _name __attribute__((weak, alias("p" #_name)));

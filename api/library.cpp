@@ -15,6 +15,7 @@
 #include "log/log.hpp"
 #include "observe/observe.hpp"
 #include "observe/state.hpp"
+#include "rma/rma.hpp"
 #include "team/registry.hpp"
 #include "team/state.hpp"
 #include "team/team.hpp"
@@ -222,6 +223,11 @@ void exiting() noexcept {
   Library &library = the_library();
   library.exiting = true;
   library.stop_progress_thread();
+}
+
+Runtime &running(const char *routine) noexcept {
+  rma::check_ctx(&shoal_ctx_default, routine);  // reports use outside init..finalize
+  return *g_runtime;
 }
 
 }  // namespace shoal::library

@@ -46,4 +46,8 @@ void stop_at_exit_for_start_pes() noexcept;
 // progress thread stops now, before exit() destroys what it uses.
 void exiting() noexcept;
 
+// The started library's Runtime, for the entry point `routine`: a call before shmem_init or
+// after shmem_finalize is a fatal error that names the routine.
+Runtime &running(const char *routine) noexcept;
+
 }  // namespace shoal::library

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "api/export.hpp"
+#include "api/library.hpp"
 #include "collectives/collectives.hpp"
 #include "collectives/slot.hpp"
 #include "log/log.hpp"
@@ -17,14 +18,11 @@
 #include "runtime.hpp"
 #include "team/team.hpp"
 
+using shoal::library::running;
+
 namespace {
 
 using shoal::g_runtime;
-
-shoal::Runtime &running(const char *routine) noexcept {
-  shoal::rma::check_ctx(&shoal_ctx_default, routine);
-  return *g_runtime;
-}
 
 bool is_power_of_two(std::size_t v) { return v != 0 && (v & (v - 1)) == 0; }
 

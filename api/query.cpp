@@ -4,16 +4,14 @@
 #include <cstring>
 
 #include "api/export.hpp"
+#include "api/library.hpp"
 #include "rma/rma.hpp"
 #include "runtime.hpp"
 #include "team/team.hpp"
 
-namespace {
+using shoal::library::running;
 
-const shoal::Runtime &running(const char *routine) noexcept {
-  shoal::rma::check_ctx(&shoal_ctx_default, routine);  // reports use outside init..finalize
-  return *shoal::g_runtime;
-}
+namespace {
 
 // The address of addr on world PE pe if this PE can load and store it directly, else null. A PE
 // out of range or an address that is not symmetric is a fatal error naming the routine.

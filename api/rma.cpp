@@ -5,10 +5,6 @@
 #include "rma/rma.hpp"
 #include "types/type_tables.def"
 
-namespace {
-inline shoal_ctx *dflt() noexcept { return &shoal_ctx_default; }
-}  // namespace
-
 using shoal::rma::byte_size;
 using shoal::rma::get;
 using shoal::rma::get_nbi;

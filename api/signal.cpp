@@ -9,10 +9,6 @@
 static_assert(SHMEM_SIGNAL_SET == shoal::signal::kSet && SHMEM_SIGNAL_ADD == shoal::signal::kAdd,
               "the signal layer and shmem.h disagree on the signal operators");
 
-namespace {
-inline shoal_ctx *dflt() noexcept { return &shoal_ctx_default; }
-}  // namespace
-
 using shoal::rma::byte_size;
 using shoal::signal::put_signal;
 

@@ -16,7 +16,6 @@ using shoal::amo::Op;
 using shoal::fortran::Fint;
 
 namespace {
-inline shoal_ctx *dflt() noexcept { return &shoal_ctx_default; }
 shoal::observe::Detail lock_detail(const long *lock) noexcept {
   shoal::observe::Detail d;
   d.addr = lock;

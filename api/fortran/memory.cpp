@@ -12,10 +12,13 @@
 #include <string>
 
 #include "api/export.hpp"
+#include "api/library.hpp"
 #include "fortran.hpp"
 #include "rma/rma.hpp"
 #include "runtime.hpp"
 #include "status.hpp"
+
+using shoal::library::running;
 
 using shoal::fortran::Fint;
 
@@ -57,10 +60,6 @@ Fint check_block(const void *addr) noexcept {
   if (offset >= rt.heap_size) return kNotInHeap;
   if (rt.allocator.block_size(offset)) return 0;
   return rt.allocator.inside_block(offset) ? kNotStart : kFreed;
-}
-
-void running(const char *routine) noexcept {
-  shoal::rma::check_ctx(&shoal_ctx_default, routine);  // reports use outside init..finalize
 }
 
 }  // namespace

@@ -13,8 +13,6 @@ using shoal::rma::byte_size;
 
 namespace {
 
-inline shoal_ctx *dflt() noexcept { return &shoal_ctx_default; }
-
 // The four contiguous forms and the two strided ones, given the element size and the routine.
 void put(void *target, const void *source, const Fint *n, const Fint *pe, std::size_t elem,
          const char *routine) noexcept {

@@ -6,20 +6,14 @@
 #include <cstring>
 
 #include "api/export.hpp"
+#include "api/library.hpp"
 #include "fortran.hpp"
 #include "rma/rma.hpp"
 #include "runtime.hpp"
 
+using shoal::library::running;
+
 using shoal::fortran::Fint;
-
-namespace {
-
-const shoal::Runtime &running(const char *routine) noexcept {
-  shoal::rma::check_ctx(&shoal_ctx_default, routine);  // reports use outside init..finalize
-  return *shoal::g_runtime;
-}
-
-}  // namespace
 
 // ---- setup -----------------------------------------------------------------------------------
 SMA_F_API void pshmem_init_() noexcept { pshmem_init(); }

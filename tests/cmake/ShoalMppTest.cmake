@@ -49,9 +49,9 @@ set(SHOAL_TEST_OPTIMIZED_COMPILE_OPTIONS "-O1;-g1" CACHE STRING
 set(SHOAL_TEST_PROGRAM_SANITIZE_OPTIONS "" CACHE STRING
     "Compile options appended for the multi-PE test programs in sanitizer builds (a CMake list)")
 # The sanitizer presets test a sample (tests/mpp/type_lists.hpp): one row of each element shape
-# of the type tables, and in-process teams of up to 9 PEs (tests/coll/inproc/harness.hpp). The
-# default build tests every row, and teams of 12 and 16 too.
-option(SHOAL_TEST_SAMPLE "Test one type per element size and kind, and in-process teams up to 9"
+# of the type tables, and in-process teams of up to 8 PEs (tests/coll/inproc/harness.hpp). The
+# default build tests every row, and teams of 9, 12 and 16 too.
+option(SHOAL_TEST_SAMPLE "Test one type per element size and kind, and in-process teams up to 8"
        OFF)
 set(SHOAL_TEST_LAUNCHER "" CACHE STRING
     "Launcher for multi-PE tests (empty: the oshrun target of this build)")

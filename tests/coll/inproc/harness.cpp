@@ -34,7 +34,7 @@ std::vector<int> team_sizes() {
   std::vector<int> sizes;
   for (int pes = kMinPes; pes <= kMaxPes; ++pes)
 #ifdef SHOAL_TEST_SAMPLE
-    if (pes <= 9)
+    if (pes <= 8)
 #else
     if (pes <= 9 || pes == 12 || pes == kMaxPes)
 #endif

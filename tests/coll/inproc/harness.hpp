@@ -35,9 +35,10 @@ constexpr int kMinPes = 1, kMaxPes = 16;
 // levels with full and partial last levels, every remainder of a power of two up to 4 (1 to 7
 // and 12), even and uneven nodes in every mode, and the largest team, in half the time of every
 // size from 1 to 16 (teams of 10 to 15 threads took half of it, for paths the others take).
-// Builds configured with SHOAL_TEST_SAMPLE (the sanitizer presets) take 1 to 9: a run's time
+// Builds configured with SHOAL_TEST_SAMPLE (the sanitizer presets) take 1 to 8: a run's time
 // grows with the team's size (under ASan, coll_inproc_broadcast took 0.5 s at 2 threads, 2.5 at
-// 9, 3.6 at 12, 5.1 at 16), and 9 already makes a tree of four levels with a partial last.
+// 9, 3.6 at 12, 5.1 at 16; the five families 115 s of the asan stage at 1 to 9), and 8 already
+// makes a tree of four levels with a partial last (seven in three full levels, and one).
 std::vector<int> team_sizes();
 
 struct Param {

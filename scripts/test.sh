@@ -20,6 +20,10 @@ for arg in "$@"; do
   esac
 done
 jobs=${TEST_JOBS:-4}
+# The sanitizer presets' new build directories use Ninja too, as scripts/build.sh does.
+if [ -z "${CMAKE_GENERATOR:-}" ] && command -v ninja >/dev/null; then
+  export CMAKE_GENERATOR=Ninja
+fi
 # Each stage's start, for the CI log (CI must stay well inside its time limit).
 stage() { echo "== test.sh: $1 (at $((SECONDS / 60)) min $((SECONDS % 60)) s)"; }
 

@@ -8,7 +8,8 @@
 # tests/slurm runs (issue 20). The daemons are started by the tests only: the packages' systemd
 # units are not used.
 # ninja-build builds faster than make here (the default build took 4:35 instead of 5:22, with
-# 12% less CPU: make re-reads each target's dependency files; scripts/build.sh, scripts/test.sh).
+# 12% less CPU: one graph of the whole build instead of make's passes target by target;
+# scripts/build.sh, scripts/test.sh).
 # --bench also installs what the benchmarks of bench/ compare and plot with: OSHMEM's compiler
 # wrappers (libopenmpi-dev: oshcc) and gnuplot-nox. The tests need neither.
 set -euo pipefail

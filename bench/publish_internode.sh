@@ -52,6 +52,10 @@ medians=${csv%.csv}.medians.csv tables=${csv%.csv}.md
   echo "publish_internode: $medians or $tables is missing" >&2; exit 1; }
 out=$here/../docs/performance/internode.md
 charts=$here/../docs/performance/internode
+# The page needs its charts: without gnuplot, stop before the old ones are removed.
+command -v gnuplot >/dev/null || {
+  echo "publish_internode: gnuplot not found (apt-get install gnuplot-nox); nothing written" >&2
+  exit 1; }
 mkdir -p "$charts"
 rm -f "$charts"/*.png
 mapfile -t pngs < <("$here/plot_suite.sh" "$medians" "$charts")

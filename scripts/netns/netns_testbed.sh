@@ -110,10 +110,12 @@ set_congestion_control() {
   IFS=, read -ra choices <<<"${SHOAL_NETNS_TCP_CC:-cubic,reno}"
   [[ "${choices[*]}" == machine ]] && return 0
   for cc in "${choices[@]}"; do
-    ip netns exec "$ns" sysctl -q -w "net.ipv4.tcp_congestion_control=$cc" 2>/dev/null && return 0
+    # /proc/sys/net shows the writer's namespace; no sysctl command (procps) needed.
+    ip netns exec "$ns" sh -c 'echo "$0" >/proc/sys/net/ipv4/tcp_congestion_control' "$cc" \
+      2>/dev/null && return 0
   done
   die "host $ns accepts none of the TCP congestion controls '${SHOAL_NETNS_TCP_CC:-cubic,reno}'" \
-    "(allowed here: $(sysctl -n net.ipv4.tcp_allowed_congestion_control))"
+    "(allowed here: $(cat /proc/sys/net/ipv4/tcp_allowed_congestion_control))"
 }
 
 up() {

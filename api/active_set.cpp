@@ -7,9 +7,6 @@
 #include <fmt/format.h>
 
 #include <cstddef>
-#include <cstring>
-#include <memory>
-#include <new>
 
 #include "api/active_set.hpp"
 #include "api/export.hpp"
@@ -36,30 +33,16 @@ shoal_team *set_of(int PE_start, int logPE_stride, int PE_size, long *pSync,
 namespace shoal::active_set {
 
 // The active-set broadcast leaves dest on the root untouched, where the team broadcast (which
-// these share) writes source to dest on the root too. The root therefore keeps a copy of its
-// dest and puts it back afterwards. That is safe once the broadcast has returned on the root:
-// peers write into the root's dest only with its credit and each such write is followed by a
-// notification the root awaits before returning (collectives.md, rules 2 and 3), so nothing
-// lands there after the restore.
+// these share) writes source to dest on the root too: no algorithm writes the root's dest but
+// that last copy, which root_dest = false skips.
 void broadcast(void *dest, const void *source, std::size_t nelems, std::size_t elem_size,
                int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync,
                const char *routine) noexcept {
   shoal_team *team = set_of(PE_start, logPE_stride, PE_size, pSync, routine);
   if (team == nullptr) return;
-  const std::size_t bytes = nelems * elem_size;
-  std::unique_ptr<std::byte[]> saved;
-  if (team->my_pe == PE_root && bytes > 0 && dest != source &&
-      nelems <= static_cast<std::size_t>(-1) / elem_size) {
-    saved.reset(new (std::nothrow) std::byte[bytes]);
-    if (saved)
-      std::memcpy(saved.get(), dest, bytes);
-    else
-      SMA_LOG_WARN("coll", "{}: no memory to keep the root's dest ({} bytes); it receives source",
-                   routine, bytes);
-  }
   // PE_root numbers the root within the active set (0 .. PE_size-1): its team PE number.
-  shoal::coll::broadcast(team, dest, source, nelems, elem_size, PE_root, routine);
-  if (saved) std::memcpy(dest, saved.get(), bytes);
+  shoal::coll::broadcast(team, dest, source, nelems, elem_size, PE_root, routine,
+                         /*root_dest=*/false);
 }
 
 // nreduce is an int in these routines; a negative count is an error of the caller.

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace shoal::coll {
 
@@ -44,6 +45,9 @@ struct Args {
                               // collect: this PE's contribution
   std::size_t elem_size = 1;  // bytes per element
   int root = 0;               // broadcast: the root's team PE number
+  // broadcast: whether the root's dest receives source too (the team forms); the active-set
+  // forms leave it untouched (broadcast_to_root_dest()).
+  bool root_dest = true;
   std::ptrdiff_t dst_stride = 1, sst_stride = 1;  // alltoalls, in elements (>= 1)
   Combine combine = nullptr;                      // reduce, scan
   bool exclusive = false;  // scan: exscan (dest on team PE 0 becomes all zero bytes)
@@ -63,6 +67,13 @@ struct Args {
 
   std::size_t bytes() const noexcept { return nelems * elem_size; }
 };
+
+// A broadcast's last step on the root: source into its own dest, unless the call leaves that
+// untouched (Args::root_dest). No broadcast algorithm reads the root's dest.
+inline void broadcast_to_root_dest(const Args &args) noexcept {
+  if (args.root_dest && args.dest != args.source)
+    std::memmove(args.dest, args.source, args.bytes());
+}
 
 struct Algorithm {
   const char *name;  // the value users write in SMA_<COLLECTIVE>_ALGORITHM

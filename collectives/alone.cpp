@@ -40,7 +40,10 @@ void complete_alone(Collective c, int team_size, const Args &args) noexcept {
         return;
       }
       [[fallthrough]];
-    default:  // broadcast, reduce, collect, fcollect: its own vector
+    case Collective::broadcast:
+      broadcast_to_root_dest(args);
+      return;
+    default:  // reduce, collect, fcollect: its own vector
       if (args.dest != args.source) std::memmove(args.dest, args.source, bytes);
       return;
   }

@@ -28,8 +28,10 @@ int barrier(shoal_team *team, const char *routine) noexcept;  // quiet, then syn
 void sync_all(const char *routine) noexcept;                  // world
 void barrier_all(const char *routine) noexcept;               // world
 
+// `root_dest`: whether the root's dest receives source too (the team forms; the active-set
+// forms leave it untouched).
 int broadcast(shoal_team *team, void *dest, const void *source, std::size_t nelems,
-              std::size_t elem_size, int root, const char *routine) noexcept;
+              std::size_t elem_size, int root, const char *routine, bool root_dest = true) noexcept;
 int collect(shoal_team *team, void *dest, const void *source, std::size_t nelems,
             std::size_t elem_size, const char *routine) noexcept;
 int fcollect(shoal_team *team, void *dest, const void *source, std::size_t nelems,

@@ -263,7 +263,7 @@ void barrier_all(const char *routine) noexcept {
 }
 
 int broadcast(shoal_team *handle, void *dest, const void *source, std::size_t nelems,
-              std::size_t elem_size, int root, const char *routine) noexcept {
+              std::size_t elem_size, int root, const char *routine, bool root_dest) noexcept {
   shoal_team *team = member_team(handle, routine);
   if (team == nullptr) return -1;
   check_same_call(*team, {Collective::broadcast, routine, nelems, elem_size, root});
@@ -276,6 +276,7 @@ int broadcast(shoal_team *handle, void *dest, const void *source, std::size_t ne
   check_buffers(dest, nelems, source, nelems, elem_size, routine);
   Args args = vector_args(dest, source, nelems, elem_size);
   args.root = root;
+  args.root_dest = root_dest;
   run(Collective::broadcast, *team, args, routine);
   return 0;
 }

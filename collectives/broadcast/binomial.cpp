@@ -4,8 +4,6 @@
 // (every 2^k for the root) that is still a team PE. Each PE grants its parent on entry, awaits
 // the whole message from it into dest, then forwards dest to its children, farthest (largest
 // subtree) first. ceil(log2 n) steps of the whole message: the choice for small messages.
-#include <cstring>
-
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
 #include "collectives/tree.hpp"
@@ -31,7 +29,7 @@ void run(Channel &channel, const Args &args) {
     channel.await_grant(child);
     channel.send(args.dest, data, args.bytes(), child);
   }
-  if (relative == 0 && args.dest != args.source) std::memmove(args.dest, args.source, args.bytes());
+  if (relative == 0) broadcast_to_root_dest(args);
 }
 
 }  // namespace

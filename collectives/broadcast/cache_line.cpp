@@ -212,7 +212,7 @@ void run(Channel &ch, const Args &a) {
 
   if (me == a.root) {
     write_lines(ch, a, tree, a.source);
-    if (a.dest != a.source) std::memmove(a.dest, a.source, bytes);
+    broadcast_to_root_dest(a);
     return;
   }
   const int writer = tree.writer_of(me);

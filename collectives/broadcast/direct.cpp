@@ -26,7 +26,7 @@ void run(Channel &ch, const Args &a) {
     return;
   }
   for (int k = 1; k < n; ++k) ch.notify((me + k) % n);
-  if (a.dest != a.source) std::memmove(a.dest, a.source, bytes);
+  broadcast_to_root_dest(a);
   for (int k = 1; k < n; ++k) ch.await((me + k) % n);
 }
 

@@ -1,8 +1,6 @@
 // Linear broadcast: the root sends the whole message straight into every other PE's dest, once
-// that PE has granted it (on entry, when its dest is free), and copies it into its own dest.
-// n - 1 messages, all from the root; good for small teams or small messages.
-#include <cstring>
-
+// that PE has granted it (on entry, when its dest is free), and copies it into its own dest (team
+// forms). n - 1 messages, all from the root; good for small teams or small messages.
 #include "collectives/algorithm.hpp"
 #include "collectives/channel.hpp"
 
@@ -21,7 +19,7 @@ void run(Channel &channel, const Args &args) {
     channel.await_grant(peer);
     channel.send(args.dest, args.source, args.bytes(), peer);
   }
-  if (args.dest != args.source) std::memmove(args.dest, args.source, args.bytes());
+  broadcast_to_root_dest(args);
 }
 
 }  // namespace

@@ -11,8 +11,6 @@
 // lands in its own part of it. Every piece transfer is notified (even an empty one) and awaited
 // once.
 #include <cstddef>
-#include <cstring>
-
 #include "collectives/algorithm.hpp"
 #include "collectives/broadcast/pieces.hpp"
 #include "collectives/channel.hpp"
@@ -39,7 +37,7 @@ void run(Channel &channel, const Args &args) {
       send_piece(channel, args, args.source, static_cast<std::size_t>(position),
                  static_cast<std::size_t>(m), team_pe(position));
     }
-    if (args.dest != args.source) std::memmove(args.dest, args.source, args.bytes());
+    broadcast_to_root_dest(args);
     return;
   }
 

@@ -220,3 +220,38 @@ TEST(CollBroadcast, TeamsRecycleTheirSlot) {
     }
   shmem_barrier_all();
 }
+
+// The deprecated active-set form (shmem_broadcast64 over every PE) leaves the root's dest as it
+// was, where the team form writes it: every algorithm skips only that last copy. Small, odd and
+// above-the-scratch sizes from every root position; the other PEs get the root's data.
+TEST(CollBroadcast, ActiveSetLeavesTheRootsDest) {
+  static long psync[SHMEM_BCAST_SYNC_SIZE];
+  for (long& word : psync) word = SHMEM_SYNC_VALUE;
+  const int n = shmem_n_pes(), me = shmem_my_pe();
+  const std::size_t counts[] = {1, 7, 1001, kLargeBytes / 8 + 1};
+  constexpr std::size_t kMax = kLargeBytes / 8 + 1;
+  SymBuffer dest(kMax * 8 + kGuardBytes), source(kMax * 8);
+  ASSERT_TRUE(dest && source);
+  auto* d = dest.as<std::uint64_t>();
+  auto* s = source.as<std::uint64_t>();
+  unsigned salt = 1300;
+  shmem_barrier_all();  // pSync is initialized everywhere
+  for (int root : roots_for(n))
+    for (std::size_t count : counts) {
+      ++salt;
+      for (std::size_t i = 0; i < count; ++i) s[i] = data_value<std::uint64_t>(me, i, salt);
+      fill_guard(d, 0, count * 8 + kGuardBytes);
+      shmem_broadcast64(d, s, count, root, 0, 0, n, psync);
+      const std::string w = "shmem_broadcast64 of " + std::to_string(count) + " words from PE " +
+                            std::to_string(root) + " on PE " + std::to_string(me);
+      if (me == root)
+        EXPECT_TRUE(check_guard(w + ": the root's dest", d, 0, count * 8 + kGuardBytes));
+      else {
+        EXPECT_TRUE(check_elems(w + ": dest", d, 0, count, [&](std::size_t i) {
+          return data_value<std::uint64_t>(root, i, salt);
+        }));
+        EXPECT_TRUE(check_guard(w + ": past dest", d, count * 8, count * 8 + kGuardBytes));
+      }
+      shmem_barrier_all();  // before pSync and the buffers are used again
+    }
+}

@@ -34,15 +34,15 @@ void complete_alone(Collective c, int team_size, const Args &args) noexcept {
         std::memmove(dest + i * dest_step, source + i * source_step, args.elem_size);
       return;
     }
+    case Collective::broadcast:
+      broadcast_to_root_dest(args);
+      return;
     case Collective::scan:
       if (args.exclusive) {
         std::memset(args.dest, 0, bytes);
         return;
       }
       [[fallthrough]];
-    case Collective::broadcast:
-      broadcast_to_root_dest(args);
-      return;
     default:  // reduce, collect, fcollect: its own vector
       if (args.dest != args.source) std::memmove(args.dest, args.source, bytes);
       return;

@@ -109,6 +109,25 @@ mapfile -t pngs < <("$here/plot_suite.sh" "$medians" "$charts")
     echo "$floor"
     echo
   fi
+  # A finding of one stop (fbecd73), not of this run: kept with the page it explains.
+  echo "### Where OSHMEM is ahead: the 1 MiB broadcast on 2 PEs"
+  echo
+  echo "At 1 MiB a 2-PE broadcast takes Shoal about 1.3 times OSHMEM's time (a 3-rep run at fbecd73,"
+  echo "2026-11-30: 229.8 us against 177.9; 512 KiB and below Shoal is ahead). OSHMEM's"
+  echo "broadcast is an MPI broadcast over UCX's tag rendezvous, which moves the message with the tcp"
+  echo "transport's zero-copy put: one \`sendmsg\` of the whole megabyte, read straight into the"
+  echo "destination. Shoal's endpoints to other hosts ask UCX for peer failure handling, so that a PE"
+  echo "that dies ends the job with a message naming it; with that error mode UCX 1.13 gives an"
+  echo "endpoint no lane for a zero-copy rendezvous over TCP (\`UCX_LOG_LEVEL=debug\`: no \`rma_bw\` lane"
+  echo "on those endpoints), and large data travels as active-message fragments of the TCP segment"
+  echo "size (128 KiB, \`core/transport/tcp_segments.hpp\`), copied again at the receiver. Measured"
+  echo "while trying (2 PEs, 1 MiB, the same minutes): the eager message Shoal sends took 165 us; a"
+  echo "rendezvous active message received straight into dest, 157-163; the same with the error mode"
+  echo "off, 126, where OSHMEM took 120-124. The error mode stays: without it a peer's death makes"
+  echo "UCX abort this PE with its own message. The active-set forms' root no longer saves and"
+  echo "restores its dest around the broadcast (fbecd73): that took 1 MiB broadcasts from about 270"
+  echo "to 237 us."
+  echo
   if [ "${#pngs[@]}" != 0 ]; then
     echo "## Charts"
     echo

@@ -72,10 +72,12 @@ class Backoff {
     } else if (yield_stage_.goes_on(rounds_ - kSpinRounds, oversubscribed(), !lost_yields_.any())) {
       // A yield that comes straight back found no other task waiting for this CPU: then it
       // only costs the wait a system call per round (across nodes, half a microsecond of a
-      // ten-microsecond round trip), so spin and look again every kProbeEvery rounds. One that
+      // ten-microsecond round trip), so spin and look again every kProbeEvery rounds, and where
+      // every PE has a CPU no sooner than YieldStage::kProbeNs after that yield. One that
       // took long gave the CPU to someone: keep yielding every round.
       // A thread that lost a yield to a task that computes spins instead (lost_yields.hpp).
-      if ((free_cpu_ && rounds_ % kProbeEvery != 0) ||
+      if ((free_cpu_ &&
+           (rounds_ % kProbeEvery != 0 || !yield_stage_.probe_due(oversubscribed(), now_ns()))) ||
           (lost_yields_.any() && !lost_yields_.may_yield(now_ns()))) {
         cpu_relax();
         return;

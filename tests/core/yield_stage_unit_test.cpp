@@ -64,3 +64,15 @@ TEST(YieldStage, NoYieldYetGoesOn) {
   EXPECT_TRUE(stage.goes_on(YieldStage::kRounds * 4, true, false));
   EXPECT_TRUE(stage.goes_on(YieldStage::kRounds * 4, false, true));
 }
+
+TEST(YieldStage, AFreeCpuIsProbedNoSoonerThanItsTime) {
+  const YieldStage stage = yielded(3, 1'000);  // the latest yield ended at kStart + 2 us
+  const std::uint64_t last = kStart + 2'000;
+  EXPECT_FALSE(stage.probe_due(false, last));
+  EXPECT_FALSE(stage.probe_due(false, last + YieldStage::kProbeNs - 1));
+  EXPECT_TRUE(stage.probe_due(false, last + YieldStage::kProbeNs));
+  // More PEs than CPUs: the PE waited for may want this CPU, so every probe round yields.
+  EXPECT_TRUE(stage.probe_due(true, last));
+  // No yield yet in this quiet spell: the first probe yields.
+  EXPECT_TRUE(YieldStage{}.probe_due(false, kStart));
+}

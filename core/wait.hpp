@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cpu_spread.hpp"
 #include "ctx/context.hpp"
 #include "lost_yields.hpp"
 #include "yield_stage.hpp"
@@ -82,6 +83,7 @@ class Backoff {
         cpu_relax();
         return;
       }
+      if (oversubscribed()) spread_crowded_pes();
       const std::uint64_t before = now_ns();
       sched_yield();
       const std::uint64_t after = now_ns();

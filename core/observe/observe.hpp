@@ -153,6 +153,8 @@ void finish(Runtime &rt) noexcept;
 // Bytes of this PE's record area, which Runtime::setup_memory puts at the end of the symmetric
 // heap (mapped by the PEs of the node, so a hang report reads it without this PE's help).
 inline constexpr std::size_t kAreaBytes = 4096;
+// Where in that area, after the record, the PE publishes the CPU it waits on (cpu_spread.hpp).
+inline constexpr std::size_t kCpuSlotOffset = 2048;
 
 }  // namespace shoal::observe
 

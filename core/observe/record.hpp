@@ -44,7 +44,7 @@ struct alignas(64) Record {
   std::uint64_t reporter;
   Fields fields;
 };
-static_assert(sizeof(Record) <= kAreaBytes, "the record outgrew its area");
+static_assert(sizeof(Record) <= kCpuSlotOffset, "the record outgrew its part of the area");
 static_assert(std::is_trivially_copyable_v<Fields>, "records are copied between processes");
 
 // Copies a consistent snapshot of *r (which another process may be writing) into out; false when

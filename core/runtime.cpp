@@ -401,6 +401,9 @@ void Runtime::stop(bool peers_alive, bool end_session) {
   for (auto &segment : peer_data) segment.release();
   data_memory.release();  // keeps the mapping: the program's globals live in it
   heap_memory.release();
+  // Nothing may read a record area (cpu_spread, hang reports) through the released mappings.
+  for (PeerView &peer : peers) peer.heap_mapped = nullptr;
+  observe_area = nullptr;
   if (bootstrap && end_session) (void)bootstrap->finalize();
 }
 

@@ -21,17 +21,10 @@ std::uint64_t now_ns() noexcept {
          static_cast<std::uint64_t>(t.tv_nsec);
 }
 
-// PE pe's slot as this process sees it: its own, or through the mapping of its heap; null when
-// that heap is not mapped here (another node, SMA_SHARED_MEMORY=0).
+// PE pe's slot in its record area as this process sees it (observe::area_of), or null.
 CpuSlot *slot_of(const Runtime &rt, int pe) noexcept {
-  if (rt.observe_area == nullptr) return nullptr;
-  std::byte *area = rt.observe_area;
-  if (pe != rt.my_pe) {
-    std::byte *heap = rt.peers[static_cast<std::size_t>(pe)].heap_mapped;
-    if (heap == nullptr) return nullptr;
-    area = heap + (reinterpret_cast<std::uintptr_t>(rt.observe_area) - rt.heap_base);
-  }
-  return reinterpret_cast<CpuSlot *>(area + observe::kCpuSlotOffset);
+  std::byte *area = observe::area_of(rt, pe);
+  return area == nullptr ? nullptr : reinterpret_cast<CpuSlot *>(area + observe::kCpuSlotOffset);
 }
 
 }  // namespace

@@ -49,15 +49,9 @@ std::uint64_t now_ns() noexcept {
          static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
-// PE pe's record as this process sees it: its own, or through the mapping of a heap of the
-// node; null when that PE's heap is not mapped here (another node, SMA_SHARED_MEMORY=0).
+// PE pe's record as this process sees it (area_of), or null.
 const Record *record_of(const Runtime &rt, int pe) noexcept {
-  if (rt.observe_area == nullptr) return nullptr;
-  if (pe == rt.my_pe) return reinterpret_cast<const Record *>(rt.observe_area);
-  const std::byte *heap = rt.peers[static_cast<std::size_t>(pe)].heap_mapped;
-  if (heap == nullptr) return nullptr;
-  return reinterpret_cast<const Record *>(
-      heap + (reinterpret_cast<std::uintptr_t>(rt.observe_area) - rt.heap_base));
+  return reinterpret_cast<const Record *>(area_of(rt, pe));
 }
 
 // Where PE pe's record lies in its heap (the same offset on every PE).

@@ -140,6 +140,14 @@ void report_profile(Runtime &rt, State &s) noexcept {
 
 }  // namespace
 
+std::byte *area_of(const Runtime &rt, int pe) noexcept {
+  if (rt.observe_area == nullptr) return nullptr;
+  if (pe == rt.my_pe) return rt.observe_area;
+  std::byte *heap = rt.peers[static_cast<std::size_t>(pe)].heap_mapped;
+  if (heap == nullptr) return nullptr;
+  return heap + (reinterpret_cast<std::uintptr_t>(rt.observe_area) - rt.heap_base);
+}
+
 bool enter(Family family, const char *routine, std::size_t bytes, const Detail &d) noexcept {
   ThreadCall &t = t_call;
   if (t.inside) return false;

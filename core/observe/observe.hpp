@@ -155,6 +155,9 @@ void finish(Runtime &rt) noexcept;
 inline constexpr std::size_t kAreaBytes = 4096;
 // Where in that area, after the record, the PE publishes the CPU it waits on (cpu_spread.hpp).
 inline constexpr std::size_t kCpuSlotOffset = 2048;
+// PE pe's record area as this process sees it: its own, or through the mapping of a heap of the
+// node; null when that PE's heap is not mapped here (another node, SMA_SHARED_MEMORY=0).
+std::byte *area_of(const Runtime &rt, int pe) noexcept;
 
 }  // namespace shoal::observe
 

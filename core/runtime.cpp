@@ -288,12 +288,9 @@ Failure Runtime::exchange_and_connect() {
       return Failure::because(Status::transport_error,
                               "cannot connect the receiving worker's endpoints to the other PEs");
   }
-  if (Failure f = complete_wireup()) return f;
   // Every PE has mapped its neighbours' segments (opened through their descriptors) and
-  // connected before any PE goes on. A PE still completing its handshakes may need this PE's
-  // sending worker to answer: progress it meanwhile (the progress thread serves the receiving one).
-  if (b.fence_progressing([](void *w) { static_cast<ucx::UcxWorker *>(w)->progress(); }, &worker) !=
-      Status::ok)
+  // connected before any PE goes on.
+  if (b.fence() != Status::ok)
     return Failure::because(Status::bootstrap_error, "PMIx fence failed");
   return {};
 }
@@ -346,30 +343,6 @@ std::string Runtime::amo_route_summary() const {
            why + ")";
   return std::string("ucx: every AMO through UCX") +
          (amo_routing.self_through_ucx ? "" : ", except a PE's own memory") + " (" + why + ")";
-}
-
-// UCX connects an endpoint to another node in a handshake (request, reply, acknowledgement) that
-// moves only as both PEs progress the workers involved, and nothing in start-up waited for it.
-// So a PE that ended soon after shmem_init could leave a peer with a reply still queued for it:
-// UCX 1.13 then fails an assertion purging that reply ("got REP message") and aborts the peer
-// with a backtrace, instead of the peer reporting the lost PE. Across 2 namespace hosts, 7 of 12
-// 2-PE jobs whose PE 0 ended on an error right after start-up did (1 of 12 when PE 1 did, 0 of
-// 12 without a progress thread, whose PEs have one worker); with this, none of more than 60.
-// Flushing every endpoint while every PE is in shmem_init, progressing its workers, completes
-// every handshake. A new context's endpoints connect as they are used: their peers may be
-// computing.
-Failure Runtime::complete_wireup() {
-  if (worker.flush() != Status::ok)
-    return Failure::because(Status::transport_error,
-                            "cannot complete the connections to the other PEs");
-  if (config.progress_thread) {
-    ucx::InboundLease lease;
-    if (!lease.hold() || target_worker.flush() != Status::ok)
-      return Failure::because(
-          Status::transport_error,
-          "cannot complete the receiving worker's connections to the other PEs");
-  }
-  return {};
 }
 
 Status Runtime::connect_worker(ucx::UcxWorker &w) {

@@ -146,9 +146,6 @@ class Runtime {
  private:
   Failure setup_memory(std::size_t library_bytes, std::size_t committed_library_bytes);
   Failure exchange_and_connect();
-  // Completes the handshake of every endpoint of the job's workers (start-up only: every PE
-  // progresses its workers meanwhile).
-  Failure complete_wireup();
   void choose_amo_route(bool device_here, bool device_in_job);
 };
 

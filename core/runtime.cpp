@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "bootstrap/machine.hpp"
 #include "heap/memory_budget.hpp"
@@ -290,8 +291,55 @@ Failure Runtime::exchange_and_connect() {
   }
   // Every PE has mapped its neighbours' segments (opened through their descriptors) and
   // connected before any PE goes on.
-  if (b.fence() != Status::ok)
-    return Failure::because(Status::bootstrap_error, "PMIx fence failed");
+  return fence_completing_handshakes();
+}
+
+// UCX connects an endpoint in a handshake (request, reply, acknowledgement) that moves only as
+// both PEs progress the workers involved. Nothing waited for it, so a PE that ended the job right
+// after shmem_init could leave a PE of another host with a reply still queued for it; UCX 1.13
+// then failed an assertion purging that reply ("got REP message") and aborted that PE with a
+// backtrace, instead of letting it report the lost PE. Across 2 namespace hosts, 2 of 10 2-PE
+// jobs whose PE 0 called shmem_long_p on a PE that does not exist right after start-up did so
+// (7 of 12 in an earlier run); none without a progress thread, whose PEs have one worker.
+//
+// So with a progress thread, start-up ends in three steps: flush both workers without waiting,
+// the fence while this thread progresses both, then wait for the flushes. A flush waited for
+// before the fence (243aa40, reverted) hung about one 3x2 job in 18: one PE still flushed while
+// the others sat in the fence. After the fence, every peer either waits for its own flushes,
+// progressing both its workers, or has returned to the program, and its progress thread serves.
+// The limit only keeps a handshake UCX never completes from hanging start-up.
+namespace {
+constexpr unsigned kHandshakeLimitMs = 30'000;
+}  // namespace
+
+Failure Runtime::fence_completing_handshakes() {
+  boot::Bootstrap &b = *bootstrap;
+  if (!config.progress_thread) {
+    if (b.fence() != Status::ok)
+      return Failure::because(Status::bootstrap_error, "PMIx fence failed");
+    return {};
+  }
+  ucx::InboundLease lease;  // this thread serves the receiving worker until the end
+  if (!lease.hold())
+    return Failure::because(Status::transport_error, "the progress thread is not running");
+  ucs_status_ptr_t sending = worker.start_flush();
+  ucs_status_ptr_t receiving = target_worker.start_flush();
+  std::pair<ucx::UcxWorker *, ucx::UcxWorker *> both{&worker, &target_worker};
+  const Status fenced = b.fence_progressing(
+      [](void *arg) {
+        auto *w = static_cast<std::pair<ucx::UcxWorker *, ucx::UcxWorker *> *>(arg);
+        w->first->progress();
+        w->second->progress();
+      },
+      &both);
+  // After a failed fence the peers may be gone: hand the requests to UCX at once.
+  const unsigned limit_ms = fenced == Status::ok ? kHandshakeLimitMs : 1;
+  const Status sent = worker.wait(sending, "completing the connections", limit_ms);
+  const Status received = target_worker.wait(receiving, "completing the connections", limit_ms);
+  if (fenced != Status::ok) return Failure::because(Status::bootstrap_error, "PMIx fence failed");
+  if (sent != Status::ok || received != Status::ok)
+    return Failure::because(Status::transport_error,
+                            "cannot complete the connections to the other PEs");
   return {};
 }
 

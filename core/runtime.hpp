@@ -146,6 +146,8 @@ class Runtime {
  private:
   Failure setup_memory(std::size_t library_bytes, std::size_t committed_library_bytes);
   Failure exchange_and_connect();
+  // The fence that ends start-up, which completes every endpoint's handshake (see there).
+  Failure fence_completing_handshakes();
   void choose_amo_route(bool device_here, bool device_in_job);
 };
 

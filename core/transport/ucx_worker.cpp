@@ -307,9 +307,13 @@ Status UcxWorker::reply(const ucp_am_recv_param_t *param, unsigned id, const voi
 
 Status UcxWorker::flush() noexcept {
   const Status in_flight = wait_in_flight();
-  ucp_request_param_t param{};
-  const Status flushed = wait(ucp_worker_flush_nbx(worker_, &param), "ucp_worker_flush_nbx");
+  const Status flushed = wait(start_flush(), "ucp_worker_flush_nbx");
   return in_flight != Status::ok ? in_flight : flushed;
+}
+
+ucs_status_ptr_t UcxWorker::start_flush() noexcept {
+  ucp_request_param_t param{};
+  return ucp_worker_flush_nbx(worker_, &param);
 }
 
 Status UcxWorker::fence() noexcept {

@@ -114,6 +114,9 @@ class UcxWorker {
                       std::size_t bytes = 0) noexcept;
   // Completes every operation issued on this worker (remote completion).
   Status flush() noexcept;
+  // Starts the same without waiting (the connection handshakes of its endpoints included): a
+  // request for wait(), or null when there was nothing to complete.
+  ucs_status_ptr_t start_flush() noexcept;
   // Orders operations issued before against those issued after.
   Status fence() noexcept;
 

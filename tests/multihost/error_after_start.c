@@ -3,8 +3,8 @@
  * next barrier. Shoal ends the job naming the routine and the PE; the PEs of the other hosts
  * then lose their connections to PE 0 while UCX may still be connecting their endpoints, and
  * must report that (or be ended by the launcher) without UCX failing an assertion of its own
- * (core/runtime.cpp, Runtime::fence_completing_handshakes). A PE that gets past the bad call or the second
- * barrier prints "UNREACHABLE". */
+ * (core/runtime.cpp, Runtime::fence_completing_handshakes). A PE that gets past the bad call or the
+ * second barrier prints "UNREACHABLE". */
 #include <shmem.h>
 
 #include <stdio.h>

@@ -54,6 +54,16 @@ struct Answer {
   std::uint64_t number;
 };
 
+// The header of a get answered by rendezvous (PutBatches::get_rendezvous): its record, then its
+// number, which the answer carries as a batch's does.
+struct RendezvousGet {
+  Record record;
+  std::uint64_t number;
+};
+static_assert(sizeof(RendezvousGet) != sizeof(Record) &&
+              sizeof(RendezvousGet) != sizeof(SignalRecord) &&
+              sizeof(RendezvousGet) != sizeof(std::uint64_t));
+
 template <typename Word>
 void apply(Word *word, Word value, WordUpdate update) noexcept {
   constexpr int order = __ATOMIC_SEQ_CST;
@@ -92,21 +102,85 @@ bool place_put_signal(const Runtime &rt, const SignalRecord &s, const std::byte 
   return true;
 }
 
+// Where the messages of other PEs' batches arrive (accept_put_batches).
+struct BatchReceiver {
+  Runtime *runtime = nullptr;
+  ucx::UcxWorker *worker = nullptr;
+};
+BatchReceiver batch_receiver;
+
+// The bytes of a put sent by rendezvous (PutBatches::put_rendezvous) are in place: the sender
+// waits for this answer before it issues anything else.
+void answer_rendezvous_put(void *arg, ucp_ep_h reply_ep) {
+  const auto &rt = *static_cast<const Runtime *>(arg);
+  const Answer answer{static_cast<std::uint32_t>(rt.my_pe), 0, 0};
+  if (ucx::UcxWorker::reply_to(reply_ep, ucx::UcxWorker::kPutBatchAckMessageId, &answer,
+                               sizeof answer) != Status::ok)
+    SMA_LOG_ERROR("rma", "pe {}: cannot answer a put; its sender will wait for it", rt.my_pe);
+}
+
+// A put sent by rendezvous: its record in the header, its bytes received straight into place.
+void receive_rendezvous_put(const void *header, std::size_t header_bytes, void *descriptor,
+                            std::size_t bytes, const ucp_am_recv_param_t *param) {
+  Runtime &rt = *batch_receiver.runtime;
+  Record r{};
+  if (header_bytes == sizeof r) std::memcpy(&r, header, sizeof r);
+  std::byte *dest =
+      header_bytes == sizeof r ? local_range(rt, r.segment, r.offset, r.bytes) : nullptr;
+  if (dest == nullptr || r.bytes != bytes) {  // only a peer running another build of Shoal
+    SMA_LOG_ERROR("rma", "pe {}: dropped a malformed put of {} bytes sent by rendezvous", rt.my_pe,
+                  bytes);
+    return;
+  }
+  if (batch_receiver.worker->receive_rendezvous(descriptor, param, dest, bytes,
+                                                answer_rendezvous_put, &rt) != Status::ok)
+    fatal(
+        fmt::format("pe {}: cannot receive a put of {} bytes from another PE (see the message "
+                    "above)",
+                    rt.my_pe, bytes));
+}
+
+// A get answered by rendezvous: the answer's data goes from this PE's memory straight into
+// the getter's destination.
+void answer_rendezvous_get(const Runtime &rt, const void *header,
+                           const ucp_am_recv_param_t *param) {
+  RendezvousGet g;
+  std::memcpy(&g, header, sizeof g);
+  const std::byte *source =
+      local_range(rt, g.record.segment & ~kGetRecord, g.record.offset, g.record.bytes);
+  const Answer answer{static_cast<std::uint32_t>(rt.my_pe), 0, g.number};
+  if (source == nullptr)  // the sender checked the range: another build of Shoal
+    SMA_LOG_ERROR("rma", "pe {}: a get names memory outside this PE's segments", rt.my_pe);
+  else if (ucx::UcxWorker::reply_by_rendezvous(param, ucx::UcxWorker::kPutBatchAckMessageId,
+                                               &answer, sizeof answer, source,
+                                               g.record.bytes) != Status::ok)
+    SMA_LOG_ERROR("rma", "pe {}: cannot answer a get; its sender will wait for it", rt.my_pe);
+}
+
 // A message of puts: records with their bytes, one put whose record is the header (a put too
-// large for a batch, sent from the caller's buffer), or a put with signal (its SignalRecord
-// in the header). Answered when the sender asked for it; an empty one only asks. A batch with
-// gets has its number as the header, and its answer carries the number and the gets' bytes.
+// large for a batch, sent from the caller's buffer, by rendezvous when larger than
+// kPiecedPutMax), or a put with signal (its SignalRecord in the header). Answered when the
+// sender asked for it; an empty one only asks. A batch with gets has its number as the header,
+// and its answer carries the number and the gets' bytes; a get to answer by rendezvous has its
+// RendezvousGet as the header.
 ucs_status_t on_put_batch(void *arg, const void *header, std::size_t header_bytes, void *data,
                           std::size_t bytes, const ucp_am_recv_param_t *param) {
   const auto &rt = *static_cast<const Runtime *>(arg);
+  if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
+    receive_rendezvous_put(header, header_bytes, data, bytes, param);
+    return UCS_OK;
+  }
+  if (header_bytes == sizeof(RendezvousGet)) {
+    answer_rendezvous_get(rt, header, param);
+    return UCS_OK;
+  }
   const auto *at = static_cast<const std::byte *>(data);
   const std::byte *const end = at + bytes;
-  const bool whole = !(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV);
-  if (whole && header_bytes == sizeof(SignalRecord)) {
+  if (header_bytes == sizeof(SignalRecord)) {
     SignalRecord r;
     std::memcpy(&r, header, sizeof r);
     if (place_put_signal(rt, r, at, bytes)) at = end;
-  } else if (whole && header_bytes == sizeof(Record)) {
+  } else if (header_bytes == sizeof(Record)) {
     Record r;
     std::memcpy(&r, header, sizeof r);
     if (std::byte *dest = local_range(rt, r.segment, r.offset, r.bytes);
@@ -118,7 +192,7 @@ ucs_status_t on_put_batch(void *arg, const void *header, std::size_t header_byte
   const bool batch = header_bytes == 0 || header_bytes == sizeof(std::uint64_t);
   thread_local std::vector<std::byte> got;  // the gets' bytes, for the answer
   got.clear();
-  while (whole && batch && end - at >= static_cast<std::ptrdiff_t>(sizeof(Record))) {
+  while (batch && end - at >= static_cast<std::ptrdiff_t>(sizeof(Record))) {
     Record r;
     std::memcpy(&r, at, sizeof r);
     at += sizeof r;
@@ -152,12 +226,12 @@ ucs_status_t on_put_batch(void *arg, const void *header, std::size_t header_byte
     copy_for_peer(dest, at, r.bytes);
     at += std::min(padded(r.bytes), static_cast<std::size_t>(end - at));
   }
-  if (at != end || !whole)  // only a peer running another build of Shoal could send this
+  if (at != end)  // only a peer running another build of Shoal could send this
     SMA_LOG_ERROR("rma", "pe {}: dropped the rest of a malformed put batch ({} of {} bytes)",
                   rt.my_pe, end - at, bytes);
   // The puts are in place: tell the sender (its quiet waits for this), with the gets' bytes.
   Answer answer{static_cast<std::uint32_t>(rt.my_pe), 0, 0};
-  if (whole && header_bytes == sizeof answer.number)
+  if (header_bytes == sizeof answer.number)
     std::memcpy(&answer.number, header, sizeof answer.number);
   if ((param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) != 0 &&
       ucx::UcxWorker::reply(param, ucx::UcxWorker::kPutBatchAckMessageId, &answer, sizeof answer,
@@ -170,13 +244,17 @@ ucs_status_t on_put_batch(void *arg, const void *header, std::size_t header_byte
 
 ucs_status_t PutBatches::on_answer(void *arg, const void *header, std::size_t header_bytes,
                                    void *data, std::size_t bytes,
-                                   const ucp_am_recv_param_t *) noexcept {
+                                   const ucp_am_recv_param_t *param) noexcept {
   auto &self = *static_cast<PutBatches *>(arg);
   Answer answer{};
   if (header_bytes == sizeof answer) std::memcpy(&answer, header, sizeof answer);
   if (header_bytes != sizeof answer || answer.pe >= self.answered_.size()) {
     SMA_LOG_ERROR("rma", "dropped a malformed answer to combined puts ({} header bytes)",
                   header_bytes);
+    return UCS_OK;
+  }
+  if (param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) {
+    self.receive_rendezvous_get(answer.pe, answer.number, data, bytes, param);
     return UCS_OK;
   }
   if (answer.number != 0) {  // a batch with gets: their bytes, in record order
@@ -199,6 +277,61 @@ ucs_status_t PutBatches::on_answer(void *arg, const void *header, std::size_t he
   }
   self.answered_[answer.pe].fetch_add(1, std::memory_order_release);
   return UCS_OK;
+}
+
+void PutBatches::receive_rendezvous_get(std::uint32_t pe, std::uint64_t number, void *descriptor,
+                                        std::size_t bytes,
+                                        const ucp_am_recv_param_t *param) noexcept {
+  GetDestination into{nullptr, 0};
+  {
+    std::lock_guard lock(gets_mutex_);
+    const auto found = awaited_gets_.find(number);
+    if (found != awaited_gets_.end() && found->second.size() == 1 &&
+        found->second[0].bytes == bytes)
+      into = found->second[0];
+    if (found != awaited_gets_.end()) awaited_gets_.erase(found);
+  }
+  // Counted once the bytes are in place: the getter waits for that.
+  auto *answered = &answered_[pe];
+  const auto count = [](void *arg, ucp_ep_h) {
+    static_cast<std::atomic<std::uint64_t> *>(arg)->fetch_add(1, std::memory_order_release);
+  };
+  if (into.local == nullptr) {
+    SMA_LOG_ERROR("rma", "an answer to a get does not match it ({} bytes)", bytes);
+    return;
+  }
+  if (worker_->receive_rendezvous(descriptor, param, into.local, bytes, count, answered) !=
+      Status::ok)
+    fatal(
+        fmt::format("pe {}: cannot receive the {} bytes of a get from PE {} (see the message "
+                    "above)",
+                    g_runtime->my_pe, bytes, pe));
+}
+
+void PutBatches::get_rendezvous(int pe, const Target &target, void *dest, std::size_t bytes,
+                                const char *routine) noexcept {
+  Guard guard(*this);     // through the wait, as put_rendezvous's
+  send_one(pe, routine);  // what the program put before is in place before this reads
+  const std::uint64_t number = ++get_batches_sent_;
+  {
+    std::lock_guard lock(gets_mutex_);
+    awaited_gets_[number] = {{static_cast<std::byte *>(dest), bytes}};
+  }
+  const RendezvousGet g{
+      {target.remote - g_runtime->peers[pe].base[target.segment], static_cast<std::uint32_t>(bytes),
+       static_cast<std::uint32_t>(target.segment) | kGetRecord},
+      number};
+  if (worker_->am_send(pe, ucx::UcxWorker::kPutBatchMessageId, &g, sizeof g, nullptr, 0,
+                       /*replyable=*/true) != Status::ok)
+    fatal(
+        fmt::format("{}: sending a get of {} bytes to PE {} failed in UCX (see the message "
+                    "above)",
+                    routine, bytes, pe));
+  batches_[pe].quiet_since_sent = false;
+  sent_answered(pe);
+  const std::uint64_t answers = batches_[pe].sent;
+  wait_for_replies(*worker_,
+                   [&] { return answered_[pe].load(std::memory_order_acquire) >= answers; });
 }
 
 void PutBatches::init(const Runtime &runtime, ucx::UcxWorker *worker) {
@@ -253,6 +386,7 @@ void PutBatches::add_get(int pe, const Target &target, void *dest, std::size_t b
 
 void PutBatches::add(int pe, const Target &target, const void *source, std::size_t bytes,
                      const char *routine) noexcept {
+  if (bytes > kPiecedPutMax) return put_rendezvous(pe, target, source, bytes, routine);
   Guard guard(*this);
   Batch &batch = batches_[pe];
   const Record r{target.remote - g_runtime->peers[pe].base[target.segment],
@@ -284,6 +418,27 @@ void PutBatches::add(int pe, const Target &target, const void *source, std::size
   batch.bytes.resize(at + record_bytes);
   std::memcpy(batch.bytes.data() + at, &r, sizeof r);
   std::memcpy(batch.bytes.data() + at + sizeof r, source, bytes);
+}
+
+void PutBatches::put_rendezvous(int pe, const Target &target, const void *source, std::size_t bytes,
+                                const char *routine) noexcept {
+  // The guard stays through the wait: no other thread's message to pe, answered before this
+  // one, can then pass for its answer.
+  Guard guard(*this);
+  send_one(pe, routine);  // what the program put before is handled before this
+  const Record r{target.remote - g_runtime->peers[pe].base[target.segment],
+                 static_cast<std::uint32_t>(bytes), static_cast<std::uint32_t>(target.segment)};
+  if (worker_->am_send_rendezvous(pe, ucx::UcxWorker::kPutBatchMessageId, &r, sizeof r, source,
+                                  bytes) != Status::ok)
+    fatal(
+        fmt::format("{}: sending a put of {} bytes to PE {} failed in UCX (see the message "
+                    "above)",
+                    routine, bytes, pe));
+  batches_[pe].quiet_since_sent = false;
+  sent_answered(pe);
+  const std::uint64_t answers = batches_[pe].sent;
+  wait_for_replies(*worker_,
+                   [&] { return answered_[pe].load(std::memory_order_acquire) >= answers; });
 }
 
 std::size_t PutBatches::send_leading_pieces(int pe, const Target &target, const void *source,
@@ -484,6 +639,7 @@ void PutBatches::send_now(int pe, const char *routine) noexcept {
 }
 
 Status accept_put_batches(ucx::UcxWorker &receiver, Runtime &runtime) noexcept {
+  batch_receiver = {&runtime, &receiver};
   return receiver.set_am_handler(ucx::UcxWorker::kPutBatchMessageId, on_put_batch, &runtime);
 }
 

@@ -227,6 +227,9 @@ void transfer(Direction dir, bool blocking, shoal_ctx *ctx, void *local, const v
     ctx->ucx_pending.store(true, std::memory_order_relaxed);
     return batches->add_get(pe, t, local, bytes, routine);
   }
+  if (dir == Direction::get && blocking && batches != nullptr &&
+      batches->gets_by_rendezvous(pe, bytes))
+    return batches->get_rendezvous(pe, t, local, bytes, routine);
   if (dir == Direction::put && batches != nullptr && batches->combines(pe, bytes, blocking)) {
     ctx->ucx_pending.store(true, std::memory_order_relaxed);
     batches->add(pe, t, local, bytes, routine);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "wait.hpp"
@@ -270,20 +271,89 @@ Status UcxWorker::am_send(int pe, unsigned id, const void *header, std::size_t h
               "ucp_am_send_nbx");
 }
 
+Status UcxWorker::am_send_rendezvous(int pe, unsigned id, const void *header,
+                                     std::size_t header_bytes, const void *data,
+                                     std::size_t bytes) noexcept {
+  ucp_request_param_t param{};
+  param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+  param.flags = UCP_AM_SEND_FLAG_RNDV | UCP_AM_SEND_FLAG_REPLY;
+  return wait(ucp_am_send_nbx(peers_[pe].ep, id, header, header_bytes, data, bytes, &param),
+              "ucp_am_send_nbx");
+}
+
+namespace {
+// What a rendezvous receive calls back with once its data is in place.
+struct RendezvousReceive {
+  UcxWorker::RendezvousDone done;
+  void *arg;
+  ucp_ep_h reply_ep;
+};
+}  // namespace
+
+Status UcxWorker::receive_rendezvous(void *descriptor, const ucp_am_recv_param_t *param, void *dest,
+                                     std::size_t bytes, RendezvousDone done, void *arg) noexcept {
+  const ucp_ep_h reply_ep =
+      (param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) ? param->reply_ep : nullptr;
+  auto *receive = new (std::nothrow) RendezvousReceive{done, arg, reply_ep};
+  if (receive == nullptr) return Status::no_memory;
+  ucp_request_param_t recv{};
+  recv.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+  recv.cb.recv_am = [](void *request, ucs_status_t status, std::size_t, void *user_data) {
+    auto *r = static_cast<RendezvousReceive *>(user_data);
+    if (status == UCS_OK) r->done(r->arg, r->reply_ep);
+    delete r;
+    ucp_request_free(request);
+  };
+  recv.user_data = receive;
+  const ucs_status_ptr_t request = ucp_am_recv_data_nbx(worker_, descriptor, dest, bytes, &recv);
+  if (UCS_PTR_IS_ERR(request)) {
+    delete receive;
+    return from_ucs(UCS_PTR_STATUS(request), "ucp_am_recv_data_nbx");
+  }
+  if (request == nullptr) {  // in place already: no callback comes
+    done(arg, reply_ep);
+    delete receive;
+  }
+  return Status::ok;
+}
+
 Status UcxWorker::reply(const ucp_am_recv_param_t *param, unsigned id, const void *header,
                         std::size_t header_bytes, const void *data, std::size_t bytes) noexcept {
-  if (!(param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) || param->reply_ep == nullptr)
-    return Status::transport_error;
+  if (!(param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP)) return Status::transport_error;
+  return reply_to(param->reply_ep, id, header, header_bytes, data, bytes);
+}
+
+Status UcxWorker::reply_to(ucp_ep_h reply_ep, unsigned id, const void *header,
+                           std::size_t header_bytes, const void *data, std::size_t bytes) noexcept {
+  return send_reply(reply_ep, id, header, header_bytes, data, bytes, /*rendezvous=*/false);
+}
+
+Status UcxWorker::reply_by_rendezvous(const ucp_am_recv_param_t *param, unsigned id,
+                                      const void *header, std::size_t header_bytes,
+                                      const void *data, std::size_t bytes) noexcept {
+  if (!(param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP)) return Status::transport_error;
+  return send_reply(param->reply_ep, id, header, header_bytes, data, bytes, /*rendezvous=*/true);
+}
+
+Status UcxWorker::send_reply(ucp_ep_h reply_ep, unsigned id, const void *header,
+                             std::size_t header_bytes, const void *data, std::size_t bytes,
+                             bool rendezvous) noexcept {
+  if (reply_ep == nullptr) return Status::transport_error;
   ucp_request_param_t send{};
   send.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-  send.flags = UCP_AM_SEND_FLAG_EAGER;
-  // A copy that lives until UCX is done with it: the caller's may go away on return.
+  send.flags = rendezvous ? UCP_AM_SEND_FLAG_RNDV : UCP_AM_SEND_FLAG_EAGER;
+  // A copy that lives until UCX is done with it: the caller's may go away on return (by
+  // rendezvous, the header's only: the data goes from where it is).
+  const std::size_t copied = header_bytes + (rendezvous ? 0 : bytes);
   void *copy = nullptr;
-  if (header_bytes + bytes != 0) {
-    copy = std::malloc(header_bytes + bytes);
+  if (copied != 0) {
+    copy = std::malloc(copied);
     if (copy == nullptr) return Status::no_memory;
     if (header_bytes != 0) std::memcpy(copy, header, header_bytes);
-    if (bytes != 0) std::memcpy(static_cast<std::byte *>(copy) + header_bytes, data, bytes);
+    if (!rendezvous && bytes != 0)
+      std::memcpy(static_cast<std::byte *>(copy) + header_bytes, data, bytes);
+  }
+  if (copy != nullptr || rendezvous) {
     send.op_attr_mask |= UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
     // The callback releases the request too: ucp_request_free() on a request still in flight
     // cancels its callback, which leaked the copy of every reply that did not leave at once (a
@@ -295,13 +365,14 @@ Status UcxWorker::reply(const ucp_am_recv_param_t *param, unsigned id, const voi
     send.user_data = copy;
   }
   auto *at = static_cast<std::byte *>(copy);
+  const void *payload = rendezvous ? data : (at == nullptr ? nullptr : at + header_bytes);
   const ucs_status_ptr_t request =
-      ucp_am_send_nbx(param->reply_ep, id, at, header_bytes,
-                      at == nullptr ? nullptr : at + header_bytes, bytes, &send);
+      ucp_am_send_nbx(reply_ep, id, at, header_bytes, payload, bytes, &send);
   if (request == nullptr || UCS_PTR_IS_ERR(request)) std::free(copy);  // no callback comes
   if (UCS_PTR_IS_ERR(request)) return from_ucs(UCS_PTR_STATUS(request), "ucp_am_send_nbx");
-  // Without a copy there is no callback: the request is released now, and completes in UCX.
-  if (request != nullptr && copy == nullptr) ucp_request_free(request);
+  // Without a callback the request is released now, and completes in UCX.
+  if (request != nullptr && !(send.op_attr_mask & UCP_OP_ATTR_FIELD_CALLBACK))
+    ucp_request_free(request);
   return Status::ok;
 }
 

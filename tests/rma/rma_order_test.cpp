@@ -43,7 +43,8 @@ static bool ctx_pe_quiet(shmem_ctx_t ctx, int pe) {
 
 namespace {
 
-constexpr std::size_t kMaxData = 256 * 1024;
+// Above 256 KiB a blocking put to a PE of another node travels by rendezvous (rma/put_batch.hpp).
+constexpr std::size_t kMaxData = 300 * 1024;
 
 // Data, then fence, then flag, to the right neighbour, for many rounds; the receiver
 // waits for the flag and must then see all the data. The receiver acknowledges each round
@@ -486,8 +487,8 @@ TEST(PeQuiet, CompletesPutsToThatPe) {
 
 // Combined puts (rma/put_batch.hpp): nonblocking puts of up to 16 KiB to a PE of another node
 // travel in one message per PE, blocking ones of up to 64 KiB in one message each (those above
-// what a batch of 64 KiB holds from the caller's buffer), and the quiet waits for the target's
-// answers.
+// what a batch of 64 KiB holds from the caller's buffer, in pieces up to 256 KiB, by rendezvous
+// above), and the quiet waits for the target's answers.
 // PE i puts pieces of every size from 1 to 256 bytes
 // and some larger ones on both sides of those limits, at odd offsets, into PE i+1's heap and
 // globals -- more than one batch holds, so batches also leave on their own -- quiets, then
@@ -495,14 +496,15 @@ TEST(PeQuiet, CompletesPutsToThatPe) {
 // nonblocking, even rounds blocking. On one node (or with shared memory) the same calls take
 // the other paths.
 namespace {
-constexpr std::size_t kCombinedBytes = 460000;
+constexpr std::size_t kCombinedBytes = 1300000;
 unsigned char global_combined[kCombinedBytes];
 
 std::vector<std::size_t> combined_piece_lengths() {
   std::vector<std::size_t> out;
   for (std::size_t len = 1; len <= 256; ++len) out.push_back(len);
-  for (std::size_t len : {257,  511,  1000,  1024,  2047,  2048,  2049,  4095,  4096,  4097, 8175,
-                          8176, 8177, 16383, 16384, 16385, 65520, 65521, 65535, 65536, 65537})
+  for (std::size_t len :
+       {257,  511,   1000,  1024,  2047,  2048,  2049,  4095,  4096,  4097,   8175,   8176,
+        8177, 16383, 16384, 16385, 65520, 65521, 65535, 65536, 65537, 262144, 262145, 300001})
     out.push_back(len);
   return out;
 }

@@ -126,7 +126,13 @@ mapfile -t pngs < <("$here/plot_suite.sh" "$medians" "$charts")
   echo "off, 126, where OSHMEM took 120-124. The error mode stays: without it a peer's death makes"
   echo "UCX abort this PE with its own message. The active-set forms' root no longer saves and"
   echo "restores its dest around the broadcast (fbecd73): that took 1 MiB broadcasts from about 270"
-  echo "to 237 us."
+  echo "to 237 us. Blocking puts and gets of more than 256 KiB do go by rendezvous since 3c8d1c6 (a"
+  echo "1 MiB put + quiet took 184-188 us instead of 244-254 as UCX's emulated put, which copies the"
+  echo "bytes into and out of its buffers at both ends); such a put returns only once the target"
+  echo "answered that its bytes are in place, as nothing may pass them. A collective's data stays in"
+  echo "its counter's message up to 1 MiB: sent above 256 KiB as such a put and then the counter, a"
+  echo "2-PE 1 MiB broadcast took 238-273 us and a 512 KiB sum 344-362 (both PEs then wait for an"
+  echo "answer at once), against 225 and 203 as messages in a run of the same hour (2026-12-01)."
   echo
   if [ "${#pngs[@]}" != 0 ]; then
     echo "## Charts"

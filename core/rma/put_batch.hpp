@@ -32,12 +32,12 @@
 // the last may ask for an answer (the target handles one connection's messages in order). (A
 // UCX put + flush over TCP takes two round trips: 4 KiB + quiet 12 us as a batch, 4104 B 22.5 us
 // through UCX.) A blocking put larger than kPiecedPutMax goes as one message by UCX's
-// rendezvous protocol (put_rendezvous): over TCP its bytes then go from the caller's buffer
-// straight into place, copied once by the kernel at each end, where UCX's put copies them into
-// and out of its buffers as well. It returns once the target answered that they are in place,
-// since UCX moves them after the message, where later eager messages could pass them. A blocking
-// get larger than kRendezvousGetMin is answered the same way, from the target's memory straight
-// into the caller's. Across two namespace hosts, us, against UCX's put and get: put + quiet
+// rendezvous protocol (put_rendezvous): UCX then moves the bytes from the caller's buffer into
+// place at the target, with no reassembly buffer between and none of the round trips of its
+// emulated put over TCP. It returns once the target answered that they are in place, since UCX
+// moves them after the message, where later eager messages could pass them. A blocking get
+// larger than kRendezvousGetMin is answered the same way, from the target's memory into the
+// caller's. Across two namespace hosts, us, against UCX's put and get: put + quiet
 // 512 KiB 124-127 against 142-145, 1 MiB 184-188 against 244-254; get 1 MiB 186-187 against
 // 221-223 (512 KiB: the same).
 //
@@ -143,7 +143,7 @@ class PutBatches {
     return bytes > kRendezvousGetMin && eligible(pe);
   }
   // A blocking get from pe (gets_by_rendezvous holds): one message, whose answer brings the
-  // bytes by rendezvous, from pe's memory straight into `dest`; returns once they are there.
+  // bytes by rendezvous, from pe's memory into `dest`; returns once they are there.
   void get_rendezvous(int pe, const Target &target, void *dest, std::size_t bytes,
                       const char *routine) noexcept;
   // Adds one nonblocking get to pe's batch: the target copies the bytes into its answer, and
@@ -237,8 +237,8 @@ class PutBatches {
   // The calls below expect mutex_ held where the batches are locked.
   void send_one(int pe, const char *routine) noexcept;
   void send_now(int pe, const char *routine) noexcept;
-  // A blocking put of more than kPiecedPutMax: one message by rendezvous (its bytes go from
-  // `source` straight into place), answered once they are there; returns after the answer, so
+  // A blocking put of more than kPiecedPutMax: one message by rendezvous (UCX moves its bytes
+  // from `source` into place), answered once they are there; returns after the answer, so
   // that nothing this PE issues to pe later can be handled before the bytes are in place
   // (UCX's rendezvous moves the bytes after the message, and eager messages may pass them).
   void put_rendezvous(int pe, const Target &target, const void *source, std::size_t bytes,

@@ -107,12 +107,13 @@ class UcxWorker {
   Status am_send(int pe, unsigned id, const void *header, std::size_t header_bytes,
                  const void *data, std::size_t bytes, bool replyable = false) noexcept;
   // The same through UCX's rendezvous protocol, replyable: the handler sees a descriptor
-  // (UCP_AM_RECV_ATTR_FLAG_RNDV) and takes the data with receive_rendezvous(). Over TCP the data
-  // then goes from `data` straight into the receiver's buffer, a copy by the kernel at each
-  // end, where an eager message is also copied into UCX's buffers at both: 1 MiB across two
-  // namespace hosts took 150-160 us against 220-230 (ucx_perftest, ucp_am_bw against
-  // ucp_put_bw). Returns once data may be reused, which for a large message is after the
-  // receiver asked for it.
+  // (UCP_AM_RECV_ATTR_FLAG_RNDV) and takes the data with receive_rendezvous(), which has UCX
+  // place it in the receiver's buffer, no reassembly buffer between. Across two namespace hosts
+  // 1 MiB took 150-160 us against 220-230 for UCX's emulated put (ucx_perftest, ucp_am_bw
+  // against ucp_put_bw); on Shoal's endpoints to other hosts, which ask for peer failure
+  // handling and get no zero-copy lane from UCX 1.13 (docs/performance/internode.md), a 1 MiB
+  // put + quiet took 184-188 us against 244-254 (rma/put_batch.hpp). Returns once data may be
+  // reused, which for a large message is after the receiver asked for it.
   Status am_send_rendezvous(int pe, unsigned id, const void *header, std::size_t header_bytes,
                             const void *data, std::size_t bytes) noexcept;
   // From a handler of a message that came by rendezvous: receives its `bytes` into `dest`, and

@@ -310,7 +310,7 @@ void PutBatches::receive_rendezvous_get(std::uint32_t pe, std::uint64_t number, 
 
 void PutBatches::get_rendezvous(int pe, const Target &target, void *dest, std::size_t bytes,
                                 const char *routine) noexcept {
-  Guard guard(*this);     // through the wait, as put_rendezvous's
+  Guard guard(*this);     // through the wait (await_answer)
   send_one(pe, routine);  // what the program put before is in place before this reads
   const std::uint64_t number = ++get_batches_sent_;
   {
@@ -327,6 +327,10 @@ void PutBatches::get_rendezvous(int pe, const Target &target, void *dest, std::s
         fmt::format("{}: sending a get of {} bytes to PE {} failed in UCX (see the message "
                     "above)",
                     routine, bytes, pe));
+  await_answer(pe);
+}
+
+void PutBatches::await_answer(int pe) noexcept {
   batches_[pe].quiet_since_sent = false;
   sent_answered(pe);
   const std::uint64_t answers = batches_[pe].sent;
@@ -422,9 +426,7 @@ void PutBatches::add(int pe, const Target &target, const void *source, std::size
 
 void PutBatches::put_rendezvous(int pe, const Target &target, const void *source, std::size_t bytes,
                                 const char *routine) noexcept {
-  // The guard stays through the wait: no other thread's message to pe, answered before this
-  // one, can then pass for its answer.
-  Guard guard(*this);
+  Guard guard(*this);     // through the wait (await_answer)
   send_one(pe, routine);  // what the program put before is handled before this
   const Record r{target.remote - g_runtime->peers[pe].base[target.segment],
                  static_cast<std::uint32_t>(bytes), static_cast<std::uint32_t>(target.segment)};
@@ -434,11 +436,7 @@ void PutBatches::put_rendezvous(int pe, const Target &target, const void *source
         fmt::format("{}: sending a put of {} bytes to PE {} failed in UCX (see the message "
                     "above)",
                     routine, bytes, pe));
-  batches_[pe].quiet_since_sent = false;
-  sent_answered(pe);
-  const std::uint64_t answers = batches_[pe].sent;
-  wait_for_replies(*worker_,
-                   [&] { return answered_[pe].load(std::memory_order_acquire) >= answers; });
+  await_answer(pe);
 }
 
 std::size_t PutBatches::send_leading_pieces(int pe, const Target &target, const void *source,

@@ -243,6 +243,10 @@ class PutBatches {
   // (UCX's rendezvous moves the bytes after the message, and eager messages may pass them).
   void put_rendezvous(int pe, const Target &target, const void *source, std::size_t bytes,
                       const char *routine) noexcept;
+  // Records the message just sent to pe, which asked for an answer, and waits for the answer.
+  // The caller holds the guard through it: no other thread's message to pe, answered before
+  // this one, can then pass for its answer.
+  void await_answer(int pe) noexcept;
   // Sends all but the last piece of a put of `bytes` from `source` to `target` on pe, in
   // messages of kAnsweredPutMax bytes that ask for no answer, and returns how many bytes they
   // carried: the caller's one last message carries the rest (up to kAnsweredPutMax), and

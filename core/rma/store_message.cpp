@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "log/log.hpp"
@@ -21,9 +22,12 @@ constexpr unsigned kStoreMessageId = 1;
 // Places are symmetric: a segment and an offset in it, the same on every PE. A dest_segment
 // with kToStash set: the data goes into the receiver's stash buffer of that place (stash.hpp).
 // A word_segment with kRaise set: the word takes the value only if that raises it for the same
-// user (raised_word.hpp: a pending raise, pending_raises.hpp, sent alone).
+// user (raised_word.hpp: a pending raise, pending_raises.hpp, sent alone). One with kPiece set:
+// a piece of a larger message's data and no word; word_offset is where in the message's data
+// the piece goes, and value the size of that data (see send_pieces).
 constexpr std::uint32_t kToStash = 0x80000000u;
 constexpr std::uint32_t kRaise = 0x80000000u;
+constexpr std::uint32_t kPiece = 0x40000000u;
 struct Header {
   std::uint64_t dest_offset, word_offset, value;
   std::uint32_t dest_segment, word_segment;
@@ -60,9 +64,49 @@ void apply_raise(const Runtime &rt, std::byte *word, std::uint64_t value) noexce
                   rt.my_pe, static_cast<const void *>(word), raise_user(value));
 }
 
+// The stash buffer of a place for a message of `bytes`: null when the message names no place of
+// this PE or is too large for a stash (a malformed one).
+std::byte *stash_buffer(Runtime &rt, std::uint32_t segment, std::uint64_t place_offset,
+                        std::size_t bytes) noexcept {
+  if (bytes > kStashMaxBytes || local_range(rt, segment, place_offset, 1) == nullptr)
+    return nullptr;
+  std::byte *buffer = rt.stash.buffer_for(stash_key(segment, place_offset), bytes);
+  // Dropping the message would leave its reader waiting for the word forever.
+  if (buffer == nullptr)
+    fatal(fmt::format(
+        "pe {}: out of memory for a receive buffer of {} bytes (a collective's message from "
+        "another node)",
+        rt.my_pe, bytes));
+  return buffer;
+}
+
+// Where a piece (kPiece) goes: into place at its offset in the message's data, or into the
+// stash buffer of the place, sized for the whole message (the message's last part, which
+// carries its first bytes, then finds the buffer large enough). Null for a malformed one.
+std::byte *piece_destination(Runtime &rt, const Header &h, std::size_t bytes) noexcept {
+  const std::uint64_t offset = h.word_offset, total = h.value;
+  if (offset > total || bytes > total - offset) return nullptr;
+  const std::uint32_t segment = h.dest_segment & ~kToStash;
+  if (segment == h.dest_segment) return local_range(rt, segment, h.dest_offset + offset, bytes);
+  std::byte *buffer = stash_buffer(rt, segment, h.dest_offset, total);
+  return buffer == nullptr ? nullptr : buffer + offset;
+}
+
 ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_bytes, void *data,
                               std::size_t bytes, const ucp_am_recv_param_t *param) {
   auto &rt = *static_cast<Runtime *>(arg);
+  if (header_bytes == sizeof(Header) && !(param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV)) {
+    Header piece;
+    std::memcpy(&piece, header, sizeof piece);
+    if (piece.word_segment & kPiece) {
+      if (std::byte *dest = piece_destination(rt, piece, bytes); dest != nullptr)
+        copy_for_peer(dest, data, bytes);
+      else
+        SMA_LOG_ERROR("rma", "pe {}: dropped a malformed piece of a message ({} bytes)", rt.my_pe,
+                      bytes);
+      return UCS_OK;
+    }
+  }
   HeaderWithRider hr{};
   Header &h = hr.header;
   std::byte *dest = nullptr;
@@ -78,15 +122,8 @@ ucs_status_t on_store_message(void *arg, const void *header, std::size_t header_
     const std::uint32_t segment = h.dest_segment & ~kToStash;
     if (segment == h.dest_segment)
       dest = local_range(rt, segment, h.dest_offset, bytes);
-    else if (bytes <= kStashMaxBytes && local_range(rt, segment, h.dest_offset, 1) != nullptr) {
-      dest = rt.stash.buffer_for(stash_key(segment, h.dest_offset), bytes);
-      // Dropping the message would leave its reader waiting for the word forever.
-      if (dest == nullptr)
-        fatal(
-            fmt::format("pe {}: out of memory for a receive buffer of {} bytes (a collective's "
-                        "message from another node)",
-                        rt.my_pe, bytes));
-    }
+    else
+      dest = stash_buffer(rt, segment, h.dest_offset, bytes);
   }
   if (!whole || (bytes != 0 && dest == nullptr) || word == nullptr ||
       (with_rider && rider_word == nullptr)) {
@@ -126,6 +163,31 @@ void locate_word(std::uint64_t *word, int pe, const char *routine, std::uint64_t
   offset = offset_in(*g_runtime, word, w.segment);
 }
 
+[[noreturn]] void message_failed(int pe, const char *routine) noexcept {
+  fatal(fmt::format("{}: the signal message to PE {} failed in UCX (see the message above)",
+                    routine, pe));
+}
+
+// Sends the data of a message beyond its first kStorePieceBytes ahead of it, as pieces of up
+// to kStorePieceBytes (kPiece): the message with the word then carries only the first piece.
+// A connection's messages are handled in order, so the word still moves after all of its data
+// is in place. Returns how many bytes the message itself carries.
+std::size_t send_pieces(ucx::UcxWorker &sender, const Header &h, const void *source,
+                        std::size_t bytes, int pe, const char *routine) noexcept {
+  if (bytes <= kStorePieceBytes) return bytes;
+  Header piece = h;
+  piece.word_segment = kPiece;
+  piece.value = bytes;
+  for (std::size_t offset = kStorePieceBytes; offset < bytes; offset += kStorePieceBytes) {
+    const std::size_t n = std::min(kStorePieceBytes, bytes - offset);
+    piece.word_offset = offset;
+    if (sender.am_send(pe, kStoreMessageId, &piece, sizeof piece,
+                       static_cast<const std::byte *>(source) + offset, n) != Status::ok)
+      message_failed(pe, routine);
+  }
+  return kStorePieceBytes;
+}
+
 void send_store_message(HeaderWithRider &hr, const void *source, std::size_t bytes,
                         std::uint64_t *word, std::uint64_t value, int pe, const char *routine,
                         bool stream, bool only_raise = false) noexcept {
@@ -149,10 +211,10 @@ void send_store_message(HeaderWithRider &hr, const void *source, std::size_t byt
       !stream && lease.hold() ? g_runtime->target_worker : *shoal_ctx_default.worker;
   // Keeps two messages in a row in order, and on the default worker orders what was issued
   // to pe before.
-  if (sender.fence() != Status::ok ||
-      sender.am_send(pe, kStoreMessageId, &hr, header_bytes, source, bytes) != Status::ok)
-    fatal(fmt::format("{}: the signal message to PE {} failed in UCX (see the message above)",
-                      routine, pe));
+  if (sender.fence() != Status::ok) message_failed(pe, routine);
+  bytes = send_pieces(sender, h, source, bytes, pe, routine);
+  if (sender.am_send(pe, kStoreMessageId, &hr, header_bytes, source, bytes) != Status::ok)
+    message_failed(pe, routine);
 }
 
 }  // namespace

@@ -382,6 +382,9 @@ setup_bench() {
     obin=$tmp/$prog.oshmem
     if ! "$oshmem_oshcc" -O2 -o "$obin" "$src" >"$tmp/oshcc.oshmem.$b.log" 2>&1; then
         cat "$tmp/oshcc.oshmem.$b.log" >&2
+        # openmpi-bin brings the wrapper; OSHMEM's shmem.h comes with libopenmpi-dev.
+        grep -q 'shmem.h: No such file' "$tmp/oshcc.oshmem.$b.log" &&
+            die "building $prog with OSHMEM's $oshmem_oshcc failed: OSHMEM's headers are missing (Debian: apt-get install libopenmpi-dev, or scripts/install-deps.sh --bench)"
         die "building $prog with OSHMEM's $oshmem_oshcc failed"
     fi
     obin_ref=$obin

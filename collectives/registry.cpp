@@ -85,10 +85,17 @@ const char *const kAutoRules[] = {
     // against 684-959, OSHMEM 358). On one node mailbox up to the box size
     // (4 PEs on 2 CPUs, fcollect of 8 KiB blocks: 2.8 us against direct's 4.0), but with 2 PEs
     // direct above 2 KiB gathered (4 KiB blocks: 0.68 us against 0.79).
-    "direct:pes<=2&bytes>2k,mailbox:pes<=2,node_leaders,mailbox:pes<=8,direct,"
-    "recursive_doubling:bytes<=4k,ring",
-    "direct:pes<=2&bytes>2k,mailbox:pes<=2,node_leaders,mailbox:pes<=8,direct,"
-    "recursive_doubling:bytes<=4k,ring",
+    // On teams of up to 4 PEs over several nodes node_leaders only up to 32 KiB blocks (128
+    // KiB gathered for collect, whose bytes count everything): above, its stashed messages and
+    // the leader's hand-offs cost more than bruck's exchanges (2026-12-01, 4 PEs on 2 hosts,
+    // fcollect of 64 KiB blocks 48.6 us against 62.4, 1 MiB 894 against 1427 (ring), OSHMEM
+    // 979; 2 PEs alike from 64 KiB). On 6 PEs of 3 hosts (2 CPUs) node_leaders still led up to
+    // 256 KiB blocks. Last bruck, not ring: 4 PEs on 2 hosts 1 MiB blocks 894 us against
+    // 1486, on one node through UCX (SMA_SHARED_MEMORY=0) 1119 against 1346.
+    "direct:pes<=2&bytes>2k,mailbox:pes<=2,node_leaders:pes>4,node_leaders:bytes<=128k,"
+    "mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,bruck",
+    "direct:pes<=2&bytes>2k,mailbox:pes<=2,node_leaders:pes>4,node_leaders:bytes<=32k,"
+    "mailbox:pes<=8,direct,recursive_doubling:bytes<=4k,bruck",
     // alltoall; mailbox up to the box size (4 KiB with 8 PEs, 8 with 4, 16 with 2), then direct
     // on one node: 4 PEs on 2 CPUs, 8 KiB blocks 2.8 us and 16 KiB 4.5 against pairwise's 6.5
     // and 7.0 (OSHMEM 4.3 and 4.9); across 2 hosts, 8 KiB blocks 41 us (2 per host) and 15

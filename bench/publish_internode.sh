@@ -3,7 +3,7 @@
 #
 #   bench/compare_oshmem.sh --hosts 2 --bench all --reps 5 --npes 2,4 \
 #       --tests put_lat,get_lat,put_bw,get_bw,put_rate,flag_lat,flag_idle_lat,iput_lat,iget_lat,fadd_lat,add_lat,add_rate,add_rate_many,barrier_all,broadcast,sum_reduce,collect,fcollect,alltoall,tcp_pingpong_spin,tcp_pingpong_epoll,tcp_exchange_spin,tcp_exchange_epoll \
-#       --putget-args '--max-size 1M' --coll-args '--max-size 64K' --globals \
+#       --putget-args '--max-size 1M' --coll-args '--max-size 1M' --globals \
 #       --out bench/results/internode.csv
 #   bench/publish_internode.sh bench/results/internode.csv "load average 0.4 before the run"
 #
@@ -75,14 +75,14 @@ mapfile -t pngs < <("$here/plot_suite.sh" "$medians" "$charts")
   echo "host), so with 2 PEs per host the collectives also measure the scheduler. How to reproduce:"
   echo "the commands at the top of \`bench/publish_internode.sh\` (\`bench/README.md\`, \"Across hosts\")."
   echo
-  echo "Small-message latencies on this machine take one of two values, for both libraries alike (a"
-  echo "blocking get of 8 B: about 11 us or about 14 us; 1 MiB transfers 20-30% slower with them). The"
-  echo "mode changes over time with the machine, not with the library: runs of both libraries close"
-  echo "in time mostly share it, which the interleaving exploits. A ratio near 1.25 or 0.8 in a row"
-  echo "of one-message operations usually means the two libraries' medians fell in different modes:"
-  echo "the tables give each median with its runs' spread. (Unbound, the scheduler could also put PEs"
-  echo "of both hosts on one CPU: a 4-PE barrier on 2 hosts took 21-23 us then, 11.7 with each"
-  echo "host's PEs on a CPU of their own.)"
+  echo "Small-message latencies move from run to run, for both libraries alike, by 10-30% (on the"
+  echo "machine kind of 2026-12-01 a blocking get of 8 B took 7.6 to 10.3 us over 5 runs; on that of"
+  echo "2026-11-30 it took about 11 or about 14 us, two modes). Runs of both libraries close in time"
+  echo "mostly share the machine's state, which the interleaving exploits, but a ratio of 0.8-1.2 in"
+  echo "a row of one-message operations can come from the two medians' runs alone: the tables give"
+  echo "each median with its runs' spread. (Unbound, the scheduler could also put PEs of both hosts"
+  echo "on one CPU: a 4-PE barrier on 2 hosts took 21-23 us then, 11.7 with each host's PEs on a CPU"
+  echo "of their own, on the machine kind of 2026-11-30.)"
   echo
   echo "## Targets of issue 15"
   echo
@@ -109,30 +109,35 @@ mapfile -t pngs < <("$here/plot_suite.sh" "$medians" "$charts")
     echo "$floor"
     echo
   fi
-  # A finding of one stop (fbecd73), not of this run: kept with the page it explains.
-  echo "### Where OSHMEM is ahead: the 1 MiB broadcast on 2 PEs"
+  # Findings of earlier stops (3c8d1c6, 7ea4692, 9ca2e99), not of this run: kept with the page.
+  echo "### Large collectives: pieces of one TCP buffer"
   echo
-  echo "At 1 MiB a 2-PE broadcast takes Shoal about 1.3 times OSHMEM's time (a 3-rep run at fbecd73,"
-  echo "2026-11-30: 229.8 us against 177.9; 512 KiB and below Shoal is ahead). OSHMEM's"
-  echo "broadcast is an MPI broadcast over UCX's tag rendezvous, which moves the message with the tcp"
-  echo "transport's zero-copy put: one \`sendmsg\` of the whole megabyte, read straight into the"
-  echo "destination. Shoal's endpoints to other hosts ask UCX for peer failure handling, so that a PE"
-  echo "that dies ends the job with a message naming it; with that error mode UCX 1.13 gives an"
-  echo "endpoint no lane for a zero-copy rendezvous over TCP (\`UCX_LOG_LEVEL=debug\`: no \`rma_bw\` lane"
-  echo "on those endpoints), and large data travels as active-message fragments of the TCP segment"
-  echo "size (128 KiB, \`core/transport/tcp_segments.hpp\`), copied again at the receiver. Measured"
-  echo "while trying (2 PEs, 1 MiB, the same minutes): the eager message Shoal sends took 165 us; a"
-  echo "rendezvous active message received straight into dest, 157-163; the same with the error mode"
-  echo "off, 126, where OSHMEM took 120-124. The error mode stays: without it a peer's death makes"
-  echo "UCX abort this PE with its own message. The active-set forms' root no longer saves and"
-  echo "restores its dest around the broadcast (fbecd73): that took 1 MiB broadcasts from about 270"
-  echo "to 237 us. Blocking puts and gets of more than 256 KiB do go by rendezvous since 3c8d1c6 (a"
-  echo "1 MiB put + quiet took 184-188 us instead of 244-254 as UCX's emulated put, which copies the"
-  echo "bytes into and out of its buffers at both ends); such a put returns only once the target"
-  echo "answered that its bytes are in place, as nothing may pass them. A collective's data stays in"
-  echo "its counter's message up to 1 MiB: sent above 256 KiB as such a put and then the counter, a"
-  echo "2-PE 1 MiB broadcast took 238-273 us and a 512 KiB sum 344-362 (both PEs then wait for an"
-  echo "answer at once), against 225 and 203 as messages in a run of the same hour (2026-12-01)."
+  echo "A collective's data for a PE of another host travels in its counter's message up to 1 MiB"
+  echo "(above, a put and then the counter). UCX's tcp transport moves messages in its 128 KiB"
+  echo "buffers (\`core/transport/tcp_segments.hpp\`), and a larger eager message arrives in fragments"
+  echo "that UCX reassembles in a buffer of its own before Shoal's handler copies the data into"
+  echo "place. Since 7ea4692 the data beyond the first 120 KiB goes ahead in messages of up to"
+  echo "120 KiB (\`rma::kStorePieceBytes\`), each one buffer that the receiver copies straight into"
+  echo "place, and the message with the counter carries the first piece, last. 2 PEs on 2 hosts,"
+  echo "1 MiB, 3 interleaved runs (2026-12-01), us, Shoal before / after / OSHMEM: broadcast"
+  echo "158-165 / 132-140 / 122-130; sum reduction 361-366 / 284-289 / 307-333; fcollect 380-385 /"
+  echo "297-301 / 291-304. On 4 PEs of 2 hosts fcollect takes \`bruck\` above 32 KiB blocks since"
+  echo "9ca2e99 (1 MiB blocks: 862-900 us against 1427 before, OSHMEM 966)."
+  echo
+  echo "OSHMEM's 1 MiB broadcast stays a little ahead. It is an MPI broadcast over UCX's tag"
+  echo "rendezvous, which moves the message with the tcp transport's zero-copy put: one \`sendmsg\`"
+  echo "of the whole megabyte, read straight into the destination. Shoal's endpoints to other hosts"
+  echo "ask UCX for peer failure handling, so that a PE that dies ends the job with a message naming"
+  echo "it; with that error mode UCX 1.13 gives an endpoint no lane for a zero-copy rendezvous over"
+  echo "TCP (\`UCX_LOG_LEVEL=debug\`: no \`rma_bw\` lane on those endpoints). On the machine kind of"
+  echo "2026-11-30 a rendezvous active message received straight into dest took 157-163 us, the"
+  echo "same with the error mode off 126, where OSHMEM took 120-124. The error mode stays: without"
+  echo "it a peer's death makes UCX abort this PE with its own message. The counter's data as a"
+  echo "rendezvous active message, the counter set once the bytes land (tried 2026-12-01), gained"
+  echo "less than the pieces: a 1 MiB broadcast 149-156 us, a sum 318-327. Blocking puts and gets of"
+  echo "more than 256 KiB go by rendezvous since 3c8d1c6 (a 1 MiB put + quiet 184-188 us instead of"
+  echo "244-254 as UCX's emulated put, on the machine kind of 2026-11-30); such a put returns only"
+  echo "once the target answered that its bytes are in place, as nothing may pass them."
   echo
   if [ "${#pngs[@]}" != 0 ]; then
     echo "## Charts"

@@ -232,6 +232,10 @@ void put_then_store(void *dest, const void *source, std::size_t bytes, std::uint
 
 void stash_then_store(const void *place, const void *source, std::size_t bytes, std::uint64_t *word,
                       std::uint64_t value, int pe, const char *routine, bool stream) noexcept {
+  // The receiver would drop a larger one, in part once it goes in pieces, and set the word.
+  if (bytes > kStashMaxBytes)
+    fatal(fmt::format("{}: internal error: a message of {} bytes for PE {}'s stash, which holds {}",
+                      routine, bytes, pe, kStashMaxBytes));
   HeaderWithRider hr{};
   const Target p = resolve(place, 1, pe, routine);
   hr.header.dest_segment = static_cast<std::uint32_t>(p.segment) | kToStash;

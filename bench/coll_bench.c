@@ -50,6 +50,14 @@
  * calls still take more than twice --max-time, PE 0 stops them early, at one
  * of 16 untimed checkpoints; the iters column gives the calls made.
  *
+ * With --touch, before the barrier of every iteration (untimed) each PE
+ * stores to every word of its source and reads every word of its
+ * destination, as a program does that produces its data before the call and
+ * uses the result after it.  Without it the buffers sit still between calls,
+ * as in the OSU benchmarks: on one node a PE that reads a peer's source
+ * straight through the mapping then finds its lines in its own cache from
+ * the call before, which a real program's fresh data never is.
+ *
  * Output (PE 0, stdout): the same CSV as putget_bench and amo_bench, a
  * header then one line per measured point:
  *     test,size,value,unit,iters
@@ -133,6 +141,7 @@ struct options {
     int form;
     int stat;
     int pe_stat;
+    int touch; /* --touch: store to the source and read the destination before each iteration */
 };
 
 /* Size-dependent defaults: a byte budget per point, clamped; --max-time
@@ -171,6 +180,9 @@ static void usage(FILE *f)
             "      --pe-stat WHICH  avg (default): the average of the PEs' values;\n"
             "                       max: the slowest PE's\n"
             "  -n, --no-check       skip the result verification\n"
+            "      --touch          before each iteration (untimed) store to all of the\n"
+            "                       source and read all of the destination, as a\n"
+            "                       program's fresh data and its use of the result do\n"
             "  -h, --help           this text\n"
             "Output on PE 0: CSV 'test,size,value,unit,iters'; us = microseconds per\n"
             "call (lower is better); size = bytes per PE.\n",
@@ -183,7 +195,7 @@ static void usage(FILE *f)
  * Only PE 0 (quiet == 0) prints. */
 static int parse_args(int argc, char **argv, struct options *o, int quiet)
 {
-    enum { OPT_STAT = 256, OPT_PE_STAT };
+    enum { OPT_STAT = 256, OPT_PE_STAT, OPT_TOUCH };
     static const struct option longopts[] = {
         {"tests", required_argument, NULL, 't'},
         {"form", required_argument, NULL, 'f'},
@@ -195,6 +207,7 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
         {"stat", required_argument, NULL, OPT_STAT},
         {"pe-stat", required_argument, NULL, OPT_PE_STAT},
         {"no-check", no_argument, NULL, 'n'},
+        {"touch", no_argument, NULL, OPT_TOUCH},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -209,6 +222,7 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
     o->form = FORM_ACTIVE;
     o->stat = STAT_MEDIAN;
     o->pe_stat = PE_AVG;
+    o->touch = 0;
 
     opterr = 0;
     int c;
@@ -269,6 +283,9 @@ static int parse_args(int argc, char **argv, struct options *o, int quiet)
                 o->pe_stat = PE_MAX;
             else
                 bad = "bad value for --pe-stat (avg or max)";
+            break;
+        case OPT_TOUCH:
+            o->touch = 1;
             break;
         case 'n':
             o->check = 0;
@@ -425,10 +442,32 @@ static void call_once(int t, size_t size)
     }
 }
 
+static size_t src_elems(int t, size_t n);
+static size_t dst_elems(int t, size_t n);
+
+/* What --touch reads, so that the reads are not optimized away. */
+static volatile long touch_sink;
+
+/* --touch: this PE stores every word of its source again (the same values:
+ * verification still holds) and reads every word of its destination. */
+static void touch_buffers(int t, size_t size)
+{
+    size_t n = size / ELEM;
+    volatile long *s = src;
+    for (size_t i = 0, m = src_elems(t, n); i < m; i++)
+        s[i] = s[i];
+    long sum = 0;
+    for (size_t i = 0, m = dst_elems(t, n); i < m; i++)
+        sum += dst[i];
+    touch_sink = sum;
+}
+
 /* n iterations; the time of each call goes to per_call[i] if not NULL. */
 static void run_iters(int t, long n, size_t size, double *per_call)
 {
     for (long i = 0; i < n; i++) {
+        if (opt.touch && !is_sync(t))
+            touch_buffers(t, size);
         if (!is_sync(t))
             shmem_barrier_all();
         double t0 = now_sec();

@@ -100,6 +100,10 @@ const char *const kAutoRules[] = {
     // on one node: 4 PEs on 2 CPUs, 8 KiB blocks 2.8 us and 16 KiB 4.5 against pairwise's 6.5
     // and 7.0 (OSHMEM 4.3 and 4.9); across 2 hosts, 8 KiB blocks 41 us (2 per host) and 15
     // (one per host) against 80 and 23. With 2 PEs on one node direct leads above 1 KiB.
+    // Rechecked with coll_bench --touch (fresh source, result read) on 2026-12-01: on one node
+    // mailbox led up to 1 KiB and stayed within 7% of direct up to the box size (4 PEs, 8 KiB:
+    // 7.0 us against 6.5; 8 PEs even). Without --touch direct looked 1.7x faster there (3.4
+    // against 5.8), only because its reads found the peers' still sources in cache.
     "mailbox:pes<=2&bytes<=1k,direct:pes<=2,mailbox:pes<=8,direct,pairwise",
     "recursive_doubling",  // scan
 };

@@ -1,6 +1,13 @@
 #include "threads_team.hpp"
 
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +21,38 @@ std::size_t align_up(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign;
 
 // How long a wait may take before the test gives up on the algorithm (a lost notification).
 constexpr auto kWaitLimit = std::chrono::seconds(10);
+
+// A waiting PE yields, so that the PE it waits for gets the core (16 PEs on 2 cores). A yield
+// beside a process that computes (another job) hands that process a whole time slice, though:
+// the tests of broadcast and reduce, 2 s alone, took over 150 s beside two busy loops (scan 49
+// s, barrier and collect 30). So a yield that took longer than kLostYield, longer than the PEs
+// of these tests compute at a time, makes the thread's waits sleep on a futex instead for
+// kNoYield: a sleeping PE leaves the core to whoever has work, and the PE that stores to the
+// word through the channel wakes it (on the word's low half: the words only ever grow, by far
+// less than 2^32 in one wait). Beside two busy loops the tests now take 3-15 s. On an idle
+// machine futexes alone made them 3-7x slower, and a threshold of 0.5 ms reduce's 1.5x.
+// Algorithms also store some words themselves (the cache lines of broadcast/cache_line): a sleep
+// ends after kFutexNap anyway and looks again.
+constexpr auto kLostYield = std::chrono::milliseconds(1);
+constexpr auto kNoYield = std::chrono::milliseconds(100);
+constexpr long kFutexNapNs = 50'000;
+thread_local std::chrono::steady_clock::time_point no_yield_until{};
+// Threads asleep in wait(): a store wakes sleepers only if there are any.
+std::atomic<int> sleepers{0};
+
+int *futex_word(const std::uint64_t *word) noexcept {
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the low half is at the word's address");
+  return reinterpret_cast<int *>(const_cast<std::uint64_t *>(word));
+}
+
+// Stores value into word and wakes the threads asleep on it. Both sides order their store before
+// their load (seq_cst): a waiter that counted itself after this load read the new value, one that
+// counted itself before is found here.
+void store_and_wake(std::uint64_t *word, std::uint64_t value) noexcept {
+  __atomic_store_n(word, value, __ATOMIC_SEQ_CST);
+  if (sleepers.load(std::memory_order_seq_cst) != 0)
+    syscall(SYS_futex, futex_word(word), FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
+}
 
 }  // namespace
 
@@ -157,7 +196,7 @@ void ThreadsChannel::signal(std::uint64_t *word_here, std::uint64_t value, int p
   flush();  // everything put before, to any PE, is visible before the word moves
   send_acknowledgement(peer);
   auto *word = reinterpret_cast<std::uint64_t *>(team_.translate(word_here, rank(), peer));
-  __atomic_store_n(word, value, __ATOMIC_RELEASE);
+  store_and_wake(word, value);
 }
 
 void ThreadsChannel::signal_stashed(std::uint64_t *word_here, std::uint64_t value, int peer,
@@ -179,7 +218,7 @@ void ThreadsChannel::signal_stashed(std::uint64_t *word_here, std::uint64_t valu
   }
   send_acknowledgement(peer);
   auto *word = reinterpret_cast<std::uint64_t *>(team_.translate(word_here, rank(), peer));
-  __atomic_store_n(word, value, __ATOMIC_RELEASE);
+  store_and_wake(word, value);
 }
 
 void ThreadsChannel::acknowledge(std::uint64_t *word_here, std::uint64_t value, int peer,
@@ -187,7 +226,7 @@ void ThreadsChannel::acknowledge(std::uint64_t *word_here, std::uint64_t value, 
   auto *word = reinterpret_cast<std::uint64_t *>(team_.translate(word_here, rank(), peer));
   Acknowledgement &held = acknowledgements_[static_cast<std::size_t>(peer)];
   if (mapped(word_here, peer) != nullptr || value - held.sent >= slack) {
-    __atomic_store_n(word, value, __ATOMIC_RELEASE);
+    store_and_wake(word, value);
     held = {nullptr, value, value};
     return;
   }
@@ -198,7 +237,7 @@ void ThreadsChannel::acknowledge(std::uint64_t *word_here, std::uint64_t value, 
 void ThreadsChannel::send_acknowledgement(int peer) noexcept {
   Acknowledgement &held = acknowledgements_[static_cast<std::size_t>(peer)];
   if (held.word == nullptr) return;
-  __atomic_store_n(held.word, held.value, __ATOMIC_RELEASE);
+  store_and_wake(held.word, held.value);
   held.sent = held.value;
   held.word = nullptr;
 }
@@ -214,16 +253,24 @@ void ThreadsChannel::wait(const std::uint64_t *word, std::uint64_t value) noexce
   for (int spin = 0; spin < 64; ++spin)
     if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= value) return;
   const auto start = std::chrono::steady_clock::now();
-  for (unsigned round = 1; __atomic_load_n(word, __ATOMIC_ACQUIRE) < value; ++round) {
-    // The PE we wait for may need this core. Yielding alone keeps 16 waiting threads runnable,
-    // which beside other jobs (the suite runs several at once) made a test of a second take 20;
-    // a sleeping waiter leaves the core to the threads that have work, as the library's own
-    // waits do (core/wait.hpp).
-    if (round < 256)
+  const timespec nap{0, kFutexNapNs};
+  for (unsigned round = 1;; ++round) {
+    const auto now = std::chrono::steady_clock::now();
+    if (round < 256 && now >= no_yield_until) {
       std::this_thread::yield();
-    else
-      std::this_thread::sleep_for(std::chrono::microseconds(20));
-    if (round % 1024 == 0 && std::chrono::steady_clock::now() - start > kWaitLimit) {
+      if (std::chrono::steady_clock::now() - now > kLostYield)
+        no_yield_until = std::chrono::steady_clock::now() + kNoYield;
+    } else {
+      sleepers.fetch_add(1, std::memory_order_seq_cst);
+      // Read after counting this sleeper (store_and_wake): a store not seen here finds it.
+      const std::uint64_t seen = __atomic_load_n(word, __ATOMIC_SEQ_CST);
+      if (seen < value)
+        syscall(SYS_futex, futex_word(word), FUTEX_WAIT_PRIVATE, static_cast<int>(seen), &nap,
+                nullptr, 0);
+      sleepers.fetch_sub(1, std::memory_order_relaxed);
+    }
+    if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= value) return;
+    if (round % 64 == 0 && std::chrono::steady_clock::now() - start > kWaitLimit) {
       std::fprintf(stderr,
                    "PE %d of %d: waited %lld s for the word at offset %zu of its region to reach "
                    "%llu (it holds %llu): a notification or credit was lost\n",

@@ -17,9 +17,9 @@
 //   * nodes4: the same on four nodes (collect's counted exchange, whose leaders exchange by
 //     recursive doubling over 4 nodes; not among every algorithm's modes).
 // Every word a peer waits on is stored with release and loaded with acquire, so the data put
-// before it is visible to the waiter. Waits yield (16 PEs on 2 cores) and give up with a
-// message naming the PE and the word after a few seconds, so a broken algorithm fails instead
-// of hanging.
+// before it is visible to the waiter. Waits yield (16 PEs on 2 cores) or, beside processes that
+// compute, sleep on a futex (threads_team.cpp), and give up with a message naming the PE and the
+// word after a few seconds, so a broken algorithm fails instead of hanging.
 #pragma once
 
 #include <cstddef>

@@ -29,7 +29,7 @@ constexpr auto kWaitLimit = std::chrono::seconds(10);
 // of these tests compute at a time, makes the thread's waits sleep on a futex instead for
 // kNoYield: a sleeping PE leaves the core to whoever has work, and the PE that stores to the
 // word through the channel wakes it (on the word's low half: the words only ever grow, by far
-// less than 2^32 in one wait). Beside two busy loops the tests now take 3-15 s. On an idle
+// less than 2^32 in one wait). Beside two busy loops the tests now take 1-17 s. On an idle
 // machine futexes alone made them 3-7x slower, and a threshold of 0.5 ms reduce's 1.5x.
 // Algorithms also store some words themselves (the cache lines of broadcast/cache_line): a sleep
 // ends after kFutexNap anyway and looks again.
